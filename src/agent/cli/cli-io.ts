@@ -1,0 +1,14 @@
+// What the CLI needs from the outside world, passed in so tests can drive it in-process.
+import type { DestinationStream } from 'pino';
+
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  /** Standard output as a log destination, for `run`. */
+  stdout: DestinationStream;
+  /** Resolves with the signal name when the process is asked to stop. */
+  stopSignal: () => Promise<string>;
+}
+
+export const EXIT = { ok: 0, invalidConfig: 1, usage: 2 } as const;

@@ -1,0 +1,65 @@
+// Parses the command line and dispatches. Usage errors exit 2 with a pointer to --help.
+import { parseArgs } from 'node:util';
+import pkg from '../../../package.json' with { type: 'json' };
+import { type CliIo, EXIT } from './cli-io.ts';
+import { printCommand, validateCommand } from './config-commands.ts';
+import { USAGE } from './help.ts';
+import { runCommand } from './run-command.ts';
+
+class UsageError extends Error {}
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        config: { type: 'string', short: 'c' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function oneFile(positionals: string[], command: string): string {
+  if (positionals.length !== 1) throw new UsageError(`'${command}' takes exactly one FILE`);
+  return positionals[0] ?? '';
+}
+
+export async function runCli(args: string[], io: CliIo): Promise<number> {
+  try {
+    const { values, positionals } = parse(args);
+    if (values.help) {
+      io.out(USAGE);
+      return EXIT.ok;
+    }
+    if (values.version) {
+      io.out(pkg.version);
+      return EXIT.ok;
+    }
+    const [command, ...rest] = positionals;
+    if (command === 'run') {
+      if (rest.length > 0)
+        throw new UsageError(`'run' takes no positional arguments (found ${rest.join(' ')})`);
+      if (values.config === undefined) throw new UsageError("'run' needs --config FILE");
+      return await runCommand(values.config, io);
+    }
+    if (values.config !== undefined) throw new UsageError('--config belongs to the run command');
+    if (command === 'config') {
+      const [sub, ...files] = rest;
+      if (sub === 'validate') return await validateCommand(oneFile(files, 'config validate'), io);
+      if (sub === 'print') return await printCommand(oneFile(files, 'config print'), io);
+      throw new UsageError(
+        sub === undefined ? "'config' needs validate or print" : `unknown config command '${sub}'`,
+      );
+    }
+    throw new UsageError(command === undefined ? 'no command given' : `unknown command '${command}'`);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`orch-agent: ${error.message}\nRun 'orch-agent --help' for usage.`);
+    return EXIT.usage;
+  }
+}

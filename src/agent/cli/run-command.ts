@@ -1,0 +1,21 @@
+// `run --config FILE`: load the config with secrets, check the files it names, then hand over to the
+// agent's main loop until a stop signal.
+import { checkReferencedFiles, formatIssue, loadConfig } from '../config/index.ts';
+import { runAgent } from '../main.ts';
+import { type CliIo, EXIT } from './cli-io.ts';
+
+export async function runCommand(file: string, io: CliIo): Promise<number> {
+  const loaded = await loadConfig(file, { fetchSecrets: true, env: io.env });
+  const issues = loaded.ok ? [...loaded.issues, ...(await checkReferencedFiles(loaded))] : loaded.issues;
+  for (const issue of issues) if (issue.severity !== 'debug') io.err(formatIssue(issue));
+  if (!loaded.ok || issues.some((i) => i.severity === 'error')) {
+    if (loaded.ok) await loaded.dispose();
+    return EXIT.invalidConfig;
+  }
+  try {
+    await runAgent(loaded, io);
+  } finally {
+    await loaded.dispose();
+  }
+  return EXIT.ok;
+}

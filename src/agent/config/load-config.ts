@@ -1,0 +1,146 @@
+// Loads an agent config file: YAML with positions → variant → key check → secret references →
+// schema. Every problem in the file is collected in one pass and located at file:line:column.
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { errorCode, isRecord } from '../../lib/is-record.ts';
+import { type KeyPath, parseYamlSource, type YamlSource, YamlSyntaxError } from '../../lib/yaml-source.ts';
+import { type ConfigIssue, describeFound, describeZodIssue, makeIssue } from './config-issue.ts';
+import { checkKeys } from './key-check.ts';
+import { AGENT_CONFIG_SCHEMAS, type AgentConfig } from './schema/agent-config.ts';
+import { secretsSchema } from './schema/secrets-store.ts';
+import { DEFAULT_VARIANT, VARIANTS, type Variant, variantSchema } from './schema/variant.ts';
+import { indexSchema, type SchemaIndex } from './schema-walk.ts';
+import { envEngine } from './secrets/env-engine.ts';
+import { fileEngine } from './secrets/file-engine.ts';
+import { resolveSecrets } from './secrets/resolve-secrets.ts';
+import type { SecretEngine } from './secrets/secret-engine.ts';
+
+export interface LoadConfigOptions {
+  /** Fetch secret values (run) or only check the references (validate, print). */
+  fetchSecrets: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** Extra engines beside `file` and `env` (for example the Kubernetes Secret engine). */
+  engines?: ReadonlyArray<SecretEngine>;
+}
+
+export interface LoadedConfig {
+  ok: true;
+  file: string;
+  config: AgentConfig;
+  /** Warnings and debug notes; no errors. */
+  issues: ConfigIssue[];
+  /** Key paths that held a secret reference, with the reference text (safe to show). */
+  secretReferences: Array<{ path: KeyPath; reference: string }>;
+  /** Where a key path sits in the file, for problems found after loading. */
+  locate(path: KeyPath): { line: number; column: number };
+  dispose(): Promise<void>;
+}
+
+export interface FailedConfig {
+  ok: false;
+  file: string;
+  issues: ConfigIssue[];
+}
+
+let indexes: Record<Variant, SchemaIndex> | undefined;
+export function schemaIndexes(): Record<Variant, SchemaIndex> {
+  indexes ??= {
+    A: indexSchema(AGENT_CONFIG_SCHEMAS.A),
+    B: indexSchema(AGENT_CONFIG_SCHEMAS.B),
+    C: indexSchema(AGENT_CONFIG_SCHEMAS.C),
+  };
+  return indexes;
+}
+
+function builtinEngines(raw: Record<string, unknown>, file: string, env: NodeJS.ProcessEnv): SecretEngine[] {
+  // The store settings are needed before the whole file is validated; if they are malformed the
+  // schema reports it below, and the engines fall back to their defaults meanwhile.
+  const store = secretsSchema().safeParse(raw.secrets);
+  const settings = store.success ? store.data.store : { file: { baseDir: undefined }, env: { prefix: '' } };
+  const baseDir = resolve(dirname(file), settings.file.baseDir ?? '.');
+  return [fileEngine(baseDir), envEngine(env, settings.env.prefix)];
+}
+
+export async function loadConfig(
+  file: string,
+  options: LoadConfigOptions,
+): Promise<LoadedConfig | FailedConfig> {
+  const fail = (issues: ConfigIssue[]): FailedConfig => ({ ok: false, file, issues });
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return fail([
+      makeIssue('error', file, { line: 1, column: 1 }, [], `cannot read the file: ${errorCode(error)}`),
+    ]);
+  }
+
+  let source: YamlSource;
+  try {
+    source = parseYamlSource(text);
+  } catch (error) {
+    if (!(error instanceof YamlSyntaxError)) throw error;
+    return fail([makeIssue('error', file, error.position, [], `invalid YAML: ${error.reason}`)]);
+  }
+  const raw = source.value ?? {};
+  if (!isRecord(raw)) {
+    return fail([
+      makeIssue(
+        'error',
+        file,
+        source.valueAt([]),
+        [],
+        `expected a map of settings, found ${describeFound(raw)}`,
+      ),
+    ]);
+  }
+
+  const at = (path: KeyPath) => source.valueAt(path);
+  const keyAt = (path: KeyPath) => source.keyAt(path) ?? source.valueAt(path);
+
+  const variantResult = variantSchema.optional().safeParse(raw.variant);
+  if (!variantResult.success) {
+    return fail([
+      makeIssue(
+        'error',
+        file,
+        at(['variant']),
+        ['variant'],
+        `expected one of ${VARIANTS.join(', ')}, found ${describeFound(raw.variant)}`,
+      ),
+    ]);
+  }
+  const variant = variantResult.data ?? DEFAULT_VARIANT;
+
+  const issues: ConfigIssue[] = checkKeys(raw, variant, schemaIndexes()).map((f) =>
+    makeIssue(f.severity, file, keyAt(f.path), f.path, f.message),
+  );
+
+  const engines = [...builtinEngines(raw, file, options.env ?? process.env), ...(options.engines ?? [])];
+  const secrets = await resolveSecrets(raw, engines, { fetch: options.fetchSecrets });
+  for (const problem of secrets.issues)
+    issues.push(makeIssue('error', file, at(problem.path), problem.path, problem.message));
+
+  const parsed = AGENT_CONFIG_SCHEMAS[variant].safeParse(secrets.value, { reportInput: true });
+  if (!parsed.success) {
+    for (const zodIssue of parsed.error.issues) {
+      const path = zodIssue.path.filter((p): p is string | number => typeof p !== 'symbol');
+      issues.push(makeIssue('error', file, at(path), path, describeZodIssue(zodIssue)));
+    }
+  }
+
+  if (issues.some((i) => i.severity === 'error') || !parsed.success) {
+    await secrets.dispose();
+    issues.sort((a, b) => a.line - b.line || a.column - b.column);
+    return fail(issues);
+  }
+  return {
+    ok: true,
+    file,
+    config: parsed.data,
+    issues,
+    secretReferences: secrets.references,
+    locate: keyAt,
+    dispose: secrets.dispose,
+  };
+}

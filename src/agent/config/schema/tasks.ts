@@ -1,0 +1,24 @@
+// `tasks.*`: the task budget that paces cluster work (see docs/decisions.md for how each variant reads it).
+import { z } from 'zod';
+import { setting } from './meta.ts';
+import { nonNegativeInt, positiveInt } from './primitives.ts';
+import type { PerVariant, Variant } from './variant.ts';
+
+const TOTAL_BUDGET: PerVariant<number> = { A: 0, B: 1000, C: 0 };
+const BUDGET_PER_ACCOUNT: PerVariant<number> = { A: 0, B: 50, C: 0 };
+
+export function tasksSchema(variant: Variant) {
+  return z
+    .object({
+      totalBudget: setting(nonNegativeInt().default(TOTAL_BUDGET[variant]), {
+        description: 'cap on tasks across all accounts; 0 means unlimited',
+      }),
+      budgetPerAccount: setting(nonNegativeInt().default(BUDGET_PER_ACCOUNT[variant]), {
+        description: 'cap on tasks per account; 0 means unlimited',
+      }),
+      queueCheckFrequencyMs: setting(positiveInt().default(2000), {
+        description: 'how often queued tasks are checked for a free budget slot',
+      }),
+    })
+    .prefault({});
+}

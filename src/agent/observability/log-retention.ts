@@ -1,0 +1,57 @@
+// What happens to a log file once pino-roll has moved on from it: gzip it when `compress` is set,
+// then keep at most `maxBackups` rotated files and none older than `maxAgeDays` (lumberjack's rules,
+// which the spec's settings come from). pino-roll itself only numbers and switches files.
+import { createReadStream, createWriteStream } from 'node:fs';
+import { readdir, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+
+export interface RetentionSettings {
+  maxBackups: number;
+  maxAgeDays: number;
+  compress: boolean;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** pino-roll names files `<stem>.<n><ext>`; rotated ones may carry `.gz` after that. */
+function rotatedPattern(configuredFile: string): RegExp {
+  const ext = extname(configuredFile) || '.log';
+  const stem = basename(configuredFile, extname(configuredFile));
+  const quote = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${quote(stem)}\\.\\d+${quote(ext)}(\\.gz)?$`);
+}
+
+export async function gzipFile(file: string): Promise<string> {
+  const target = `${file}.gz`;
+  await pipeline(createReadStream(file), createGzip(), createWriteStream(target));
+  await unlink(file);
+  return target;
+}
+
+/** Called with the file just closed by a rotation and the one now being written. */
+export async function retireLogFile(
+  configuredFile: string,
+  closedFile: string,
+  activeFile: string,
+  settings: RetentionSettings,
+  now: number,
+): Promise<void> {
+  if (settings.compress) await gzipFile(closedFile);
+  const dir = dirname(activeFile);
+  const pattern = rotatedPattern(configuredFile);
+  const rotated: Array<{ path: string; mtime: number }> = [];
+  for (const name of await readdir(dir)) {
+    const path = join(dir, name);
+    if (path === activeFile || !pattern.test(name)) continue;
+    rotated.push({ path, mtime: (await stat(path)).mtimeMs });
+  }
+  rotated.sort((a, b) => b.mtime - a.mtime);
+  const doomed = rotated.filter(
+    (file, i) =>
+      (settings.maxBackups > 0 && i >= settings.maxBackups) ||
+      (settings.maxAgeDays > 0 && now - file.mtime > settings.maxAgeDays * DAY_MS),
+  );
+  await Promise.all(doomed.map((file) => unlink(file.path).catch(() => undefined)));
+}
