@@ -8,7 +8,7 @@ import type { LoadedConfig } from './config/index.ts';
 import { defaultContextSources } from './observability/agent-context.ts';
 import { createLogger } from './observability/logger.ts';
 
-export async function runAgent(loaded: LoadedConfig, io: CliIo): Promise<void> {
+export async function runAgent(loaded: LoadedConfig, io: CliIo, stop: Promise<string>): Promise<void> {
   const { config } = loaded;
   const logging = await createLogger(config, {
     stdout: io.stdout,
@@ -30,7 +30,7 @@ export async function runAgent(loaded: LoadedConfig, io: CliIo): Promise<void> {
     },
     'orch-agent started',
   );
-  const signal = await io.stopSignal();
+  const signal = await stop;
   log.info({ signal }, 'orch-agent stopping');
   await logging.close();
 }

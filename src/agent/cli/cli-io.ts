@@ -7,7 +7,7 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Standard output as a log destination, for `run`. */
   stdout: DestinationStream;
-  /** Resolves with the signal name when the process is asked to stop. */
+  /** Starts listening for stop signals; resolves with the signal name when one arrives. */
   stopSignal: () => Promise<string>;
 }
 

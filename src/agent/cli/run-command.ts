@@ -5,6 +5,8 @@ import { runAgent } from '../main.ts';
 import { type CliIo, EXIT } from './cli-io.ts';
 
 export async function runCommand(file: string, io: CliIo): Promise<number> {
+  // Listen for stop signals before anything starts, so a signal during start-up is not lost.
+  const stop = io.stopSignal();
   const loaded = await loadConfig(file, { fetchSecrets: true, env: io.env });
   const issues = loaded.ok ? [...loaded.issues, ...(await checkReferencedFiles(loaded))] : loaded.issues;
   for (const issue of issues) if (issue.severity !== 'debug') io.err(formatIssue(issue));
@@ -13,7 +15,7 @@ export async function runCommand(file: string, io: CliIo): Promise<number> {
     return EXIT.invalidConfig;
   }
   try {
-    await runAgent(loaded, io);
+    await runAgent(loaded, io, stop);
   } finally {
     await loaded.dispose();
   }

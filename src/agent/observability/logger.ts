@@ -75,14 +75,16 @@ async function fileDestination(
     return { stream, close: () => endSonic(stream) };
   }
   const stream = await pinoRoll({ file, size: `${settings.maxSizeMb}m`, mkdir: true });
-  let current = stream.file;
+  // SonicBoom opens files asynchronously: the first 'ready' names the first file, each later one
+  // follows a rotation.
+  let current: string | null = null;
   let retiring: Promise<void> = Promise.resolve();
   stream.on('ready', () => {
     const previous = current;
     current = stream.file;
-    if (previous === current) return;
+    if (previous === null || current === null || previous === current) return;
     retiring = retiring
-      .then(() => retireLogFile(file, previous, current, settings, deps.now()))
+      .then(() => retireLogFile(file, previous, stream.file ?? previous, settings, deps.now()))
       .catch((error: Error) => deps.onInternalError(error));
   });
   return {

@@ -13,7 +13,9 @@ const examples = ['a', 'b', 'c'].flatMap((v) =>
 describe('config-examples', () => {
   it('cover agent, infrastructure and service mode for each variant', () => {
     expect(examples.map((f) => f.slice(root.length + 1)).sort()).toEqual(
-      ['a', 'b', 'c'].flatMap((v) => ['agent-mode', 'infrastructure-mode', 'service-mode'].map((m) => `${v}/${m}.yaml`)),
+      ['a', 'b', 'c'].flatMap((v) =>
+        ['agent-mode', 'infrastructure-mode', 'service-mode'].map((m) => `${v}/${m}.yaml`),
+      ),
     );
   });
 

@@ -40,7 +40,8 @@ const cases: Case[] = [
     rule: 'log level is one of the spec levels',
     yaml: 'logging:\n  level: loud\n',
     at: '2:10: error: logging.level: ',
-    message: /expected one of panic, fatal, error, warn, info, debug, trace, warning \(any case\), found the string 'loud'/,
+    message:
+      /expected one of panic, fatal, error, warn, info, debug, trace, warning \(any case\), found the string 'loud'/,
   },
   {
     rule: 'log format is text or json',
@@ -62,7 +63,9 @@ const cases: Case[] = [
   },
   {
     rule: 'CRD scope is Cluster or Namespaced',
-    yaml: account('      customResourceDefinitions:\n        - kind: Rollout.argoproj.io\n          scope: Global\n'),
+    yaml: account(
+      '      customResourceDefinitions:\n        - kind: Rollout.argoproj.io\n          scope: Global\n',
+    ),
     at: '6:18: error: orchestrator.accounts[0].customResourceDefinitions[0].scope: ',
     message: /expected one of 'Cluster', 'Namespaced'/,
   },
@@ -88,7 +91,8 @@ const cases: Case[] = [
     rule: 'whitespace in a role name is rejected',
     yaml: account('      permissions:\n        READ: [dev, "ops team"]\n'),
     at: '5:22: error: orchestrator.accounts[0].permissions.READ[1]: ',
-    message: /must not contain whitespace: the permissions would otherwise not be applied and every user would have access/,
+    message:
+      /must not contain whitespace: the permissions would otherwise not be applied and every user would have access/,
   },
   {
     rule: 'whitespace in a comma-separated role list is rejected',
@@ -170,7 +174,9 @@ describe('config validate', () => {
     expect(result.stderr).toContain(
       `${file}:2:3: warning: cloudctl.keepAliveHeartbeatSecs: unknown key 'keepAliveHeartbeatSecs' is ignored; did you mean 'keepAliveHeartbeatSeconds'?`,
     );
-    expect(result.stderr).toContain(`${file}:3:1: warning: grpc: unknown key 'grpc' is ignored; did you mean 'cloudctl.grpc'?`);
+    expect(result.stderr).toContain(
+      `${file}:3:1: warning: grpc: unknown key 'grpc' is ignored; did you mean 'cloudctl.grpc'?`,
+    );
   });
 
   it('ignores unused account properties without a warning', async () => {

@@ -13,10 +13,7 @@ const WHITESPACE_ERROR =
 const roleList = z.preprocess(
   (value) => (typeof value === 'string' ? value.split(',') : value),
   z.array(
-    z
-      .string()
-      .min(1, { error: 'a role name must not be empty' })
-      .regex(/^\S+$/, { error: WHITESPACE_ERROR }),
+    z.string().min(1, { error: 'a role name must not be empty' }).regex(/^\S+$/, { error: WHITESPACE_ERROR }),
   ),
 );
 

@@ -1,0 +1,73 @@
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import pkg from '../../package.json' with { type: 'json' };
+import { writeConfig } from './config/config-fixture.ts';
+
+const BIN = join(import.meta.dirname, '../../bin/orch-agent.js');
+const run = promisify(execFile);
+
+async function exitOf(args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('orch-agent binary', () => {
+  it('prints its version and a help that lists its commands', async () => {
+    expect((await exitOf(['--version'])).stdout.trim()).toBe(pkg.version);
+    const help = await exitOf(['--help']);
+    expect(help.code).toBe(0);
+    for (const command of ['run --config FILE', 'config validate FILE', 'config print FILE']) {
+      expect(help.stdout).toContain(command);
+    }
+  });
+
+  it('exits 2 on a usage error and 1 on an invalid config', async () => {
+    expect((await exitOf(['frobnicate'])).code).toBe(2);
+    expect((await exitOf(['run'])).code).toBe(2);
+    const bad = await exitOf(['config', 'validate', writeConfig('logging:\n  level: loud\n')]);
+    expect(bad.code).toBe(1);
+  });
+
+  it('refuses to run when a file named by a setting cannot be read, naming the setting', async () => {
+    const file = writeConfig(
+      'orchestrator:\n  accounts:\n    - name: a\n      orchConfigFile: /nonexistent/kubeconfig\n',
+    );
+    const result = await exitOf(['run', '--config', file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `${file}:4:7: error: orchestrator.accounts[0].orchConfigFile: cannot read /nonexistent/kubeconfig: ENOENT`,
+    );
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('runs until %s, then logs its stop and exits 0', async (signal) => {
+    const file = writeConfig('logging:\n  format: json\n');
+    const child = spawn(process.execPath, [BIN, 'run', '--config', file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let signalled = false;
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      if (!signalled && stdout.includes('orch-agent started')) {
+        signalled = true;
+        child.kill(signal);
+      }
+    });
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    const messages = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(messages.map((m) => m.msg)).toEqual(['orch-agent started', 'orch-agent stopping']);
+    expect(messages[1].signal).toBe(signal);
+  });
+});
