@@ -1,13 +1,26 @@
 // Helpers for config tests: write a YAML file to a temp dir, run the CLI in-process, capture output.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
+import { afterAll } from 'vitest';
 import type { CliIo } from '../../../src/agent/cli/cli-io.ts';
 import { runCli } from '../../../src/agent/cli/run-cli.ts';
 
+const created: string[] = [];
+afterAll(() => {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A temporary directory removed after the test file. */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'orch-agent-test-'));
+  created.push(dir);
+  return dir;
+}
+
 export function writeConfig(yaml: string, name = 'agent.yaml'): string {
-  const dir = mkdtempSync(join(tmpdir(), 'orch-agent-config-'));
+  const dir = tempDir();
   const file = join(dir, name);
   writeFileSync(file, yaml);
   return file;

@@ -1,13 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { type AgentConfig, formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
 import { createLogger } from '../../../src/agent/observability/logger.ts';
-import { writeConfig } from '../config/config-fixture.ts';
+import { tempDir, writeConfig } from '../config/config-fixture.ts';
 
 async function configFrom(yaml: string): Promise<AgentConfig> {
   const loaded = await loadConfig(writeConfig(yaml), { fetchSecrets: false });
@@ -37,7 +36,7 @@ const deps = (stdout: Writable, env: NodeJS.ProcessEnv = {}) => ({
 
 describe('logger', () => {
   it('rotates past maxSizeMb, keeps at most maxBackups, and gzips rotated files readably', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'orch-agent-logs-'));
+    const dir = tempDir();
     const config = await configFrom(
       `logging:\n  file: ${dir}/agent.log\n  format: json\n  maxSizeMb: 1\n  maxBackups: 2\n  compress: true\n`,
     );
@@ -128,7 +127,7 @@ describe('logger', () => {
   });
 
   it('writes to the file and standard output together with multiWrite', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'orch-agent-logs-'));
+    const dir = tempDir();
     const out = memoryStream();
     const config = await configFrom(`logging:\n  file: ${dir}/a.log\n  format: json\n  multiWrite: true\n`);
     const { logger, close } = await createLogger(config, deps(out.stream));
