@@ -1,14 +1,40 @@
-// The agent daemon: wires the loaded config to its parts and runs until asked to stop. Each later
-// part (connection, accounts, watches, operations, side servers) is started here and stopped in
-// reverse order.
-
+// The agent daemon: wires the loaded config to its parts, runs until a stop signal, then shuts down
+// in the documented order (docs/decisions.md, "Graceful shutdown"): stop taking operations, give
+// those in flight until the deadline and report the rest as failed, close the listeners, flush logs.
+import { Registry } from 'prom-client';
 import pkg from '../../package.json' with { type: 'json' };
+import { AccountRegistry } from './accounts/index.ts';
 import type { CliIo } from './cli/cli-io.ts';
 import type { LoadedConfig } from './config/index.ts';
-import { defaultContextSources } from './observability/agent-context.ts';
-import { createLogger } from './observability/logger.ts';
+import {
+  createAgentMetrics,
+  createLogger,
+  defaultContextSources,
+  HealthChecks,
+  type SideServer,
+  startHealthServer,
+  startMetricsServer,
+  startPprofServer,
+} from './observability/index.ts';
+import { OperationJournal } from './operations/index.ts';
+import { WatchRegistry } from './watch/index.ts';
 
-export async function runAgent(loaded: LoadedConfig, io: CliIo, stop: Promise<string>): Promise<void> {
+/** Kubernetes gives a pod 30 s after SIGTERM by default; 5 s are left for reporting and flushing. */
+export const SHUTDOWN_DEADLINE_MS = 25_000;
+
+export interface AgentRuntime {
+  accounts: AccountRegistry;
+  watches: WatchRegistry;
+  operations: OperationJournal;
+  checks: HealthChecks;
+}
+
+export async function runAgent(
+  loaded: LoadedConfig,
+  io: CliIo,
+  stop: Promise<string>,
+  options: { shutdownDeadlineMs?: number; onStarted?: (runtime: AgentRuntime) => void } = {},
+): Promise<void> {
   const { config } = loaded;
   const logging = await createLogger(config, {
     stdout: io.stdout,
@@ -22,15 +48,84 @@ export async function runAgent(loaded: LoadedConfig, io: CliIo, stop: Promise<st
     if (issue.severity === 'warning') log.warn(entry, issue.message);
     else log.debug(entry, issue.message);
   }
+
+  const now = () => new Date();
+  const runtime: AgentRuntime = {
+    accounts: new AccountRegistry(now),
+    watches: new WatchRegistry(now),
+    operations: new OperationJournal({ capacity: 200, now: Date.now }),
+    checks: new HealthChecks(),
+  };
+  for (const account of config.orchestrator.accounts) runtime.accounts.add(account, 'static-agent-config');
+  runtime.checks.register({
+    name: 'operations',
+    kind: 'readiness',
+    check: () =>
+      runtime.operations.accepting
+        ? { ok: true, message: 'accepting operations' }
+        : { ok: false, message: 'shutting down: not accepting operations' },
+  });
+
+  const registry = new Registry();
+  createAgentMetrics(registry, { activeWatches: () => runtime.watches.active() });
+  const onServerError = (error: Error) => log.error({ err: error }, 'side server error');
+  const servers: Array<[string, SideServer]> = [];
+  const stopServers = async () => {
+    for (const [, server] of servers.splice(0).reverse()) await server.close();
+  };
+  try {
+    servers.push([
+      'health',
+      await startHealthServer(
+        config.server,
+        runtime.checks,
+        {
+          accounts: () => runtime.accounts.statuses(),
+          watches: () => runtime.watches.list(),
+          operations: () => ({
+            inFlight: runtime.operations.inFlight(),
+            recent: runtime.operations.recent(),
+          }),
+        },
+        onServerError,
+      ),
+    ]);
+    if (config.telemetry.enabled)
+      servers.push(['metrics', await startMetricsServer(config.telemetry, registry, onServerError)]);
+    if (config.pprof.enabled)
+      servers.push(['pprof', await startPprofServer(config.pprof, onServerError, Date.now)]);
+  } catch (error) {
+    await stopServers();
+    log.fatal({ err: error }, 'orch-agent cannot start');
+    await logging.close();
+    throw error;
+  }
+
   log.info(
     {
       version: pkg.version,
       variant: config.variant,
       accounts: config.orchestrator.accounts.map((a) => a.name),
+      listeners: Object.fromEntries(servers.map(([name, server]) => [name, server.url])),
     },
     'orch-agent started',
   );
+  options.onStarted?.(runtime);
+
   const signal = await stop;
-  log.info({ signal }, 'orch-agent stopping');
+  const deadlineMs = options.shutdownDeadlineMs ?? SHUTDOWN_DEADLINE_MS;
+  log.info(
+    { signal, inFlight: runtime.operations.inFlight().length, deadlineMs },
+    'orch-agent stopping: no new operations',
+  );
+  const cutOff = await runtime.operations.drain(deadlineMs);
+  for (const record of cutOff) {
+    log.error(
+      { operation: record.id, type: record.type, account: record.account },
+      'operation cut off by shutdown, reported as failed',
+    );
+  }
+  await stopServers();
+  log.info({ cutOff: cutOff.length }, 'orch-agent stopped');
   await logging.close();
 }

@@ -1,10 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { writeConfig } from './config/config-fixture.ts';
+import { freePort } from './free-port.ts';
 
 const BIN = join(import.meta.dirname, '../../bin/orch-agent.js');
 const run = promisify(execFile);
@@ -47,8 +49,27 @@ describe('orch-agent binary', () => {
     );
   });
 
+  it('exits 1 naming the setting when a side port is taken', async () => {
+    const port = await freePort();
+    const blocker = createServer().listen(port, '127.0.0.1');
+    await once(blocker, 'listening');
+    try {
+      const result = await exitOf([
+        'run',
+        '--config',
+        writeConfig(`server:\n  host: 127.0.0.1\n  port: ${port}\n`),
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`server.port: port ${port} on 127.0.0.1 is already in use`);
+    } finally {
+      blocker.close();
+    }
+  });
+
   it.each(['SIGTERM', 'SIGINT'] as const)('runs until %s, then logs its stop and exits 0', async (signal) => {
-    const file = writeConfig('logging:\n  format: json\n');
+    const file = writeConfig(
+      `logging:\n  format: json\nserver:\n  host: 127.0.0.1\n  port: ${await freePort()}\n`,
+    );
     const child = spawn(process.execPath, [BIN, 'run', '--config', file], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -67,7 +88,11 @@ describe('orch-agent binary', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(messages.map((m) => m.msg)).toEqual(['orch-agent started', 'orch-agent stopping']);
+    expect(messages.map((m) => m.msg)).toEqual([
+      'orch-agent started',
+      'orch-agent stopping: no new operations',
+      'orch-agent stopped',
+    ]);
     expect(messages[1].signal).toBe(signal);
   });
 });

@@ -2,6 +2,7 @@
 // agent's main loop until a stop signal.
 import { checkReferencedFiles, formatIssue, loadConfig } from '../config/index.ts';
 import { runAgent } from '../main.ts';
+import { SideServerError } from '../observability/index.ts';
 import { type CliIo, EXIT } from './cli-io.ts';
 
 export async function runCommand(file: string, io: CliIo): Promise<number> {
@@ -16,6 +17,11 @@ export async function runCommand(file: string, io: CliIo): Promise<number> {
   }
   try {
     await runAgent(loaded, io, stop);
+  } catch (error) {
+    if (!(error instanceof SideServerError)) throw error;
+    // A listener that cannot bind is a setting to change: reported like a config error.
+    io.err(`orch-agent: ${error.message}`);
+    return EXIT.invalidConfig;
   } finally {
     await loaded.dispose();
   }
