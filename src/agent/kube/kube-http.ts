@@ -1,0 +1,144 @@
+// Requests to one cluster's API server. client-node's KubeConfig applies the credentials (tokens,
+// exec plugins, client certificates, TLS settings) to each request; the request itself is ours, so
+// bodies stay raw JSON (no typed-model round trip that would drop unknown fields) and watches stream
+// line by line without holding objects.
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { HttpMethod, type KubeConfig, RequestContext } from '@kubernetes/client-node';
+import { fetch } from 'undici';
+import { errorCode, isRecord } from '../../lib/is-record.ts';
+import { KubeApiError } from './kube-api-error.ts';
+
+export type KubeVerb =
+  | 'get'
+  | 'list'
+  | 'watch'
+  | 'create'
+  | 'update'
+  | 'patch'
+  | 'delete'
+  | 'discovery'
+  | 'proxy';
+
+export interface KubeRequest {
+  verb: KubeVerb;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** Defaults to application/json when there is a body. */
+  contentType?: string;
+  accept?: string;
+  signal?: AbortSignal;
+}
+
+export interface KubeResponse {
+  status: number;
+  body: unknown;
+}
+
+export interface WatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: Record<string, unknown>;
+}
+
+const WATCH_TYPES: ReadonlySet<unknown> = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+const isWatchType = (value: unknown): value is WatchEvent['type'] => WATCH_TYPES.has(value);
+
+/** The API server could not be reached at all (refused, reset, DNS, TLS). */
+export class KubeTransportError extends Error {
+  constructor(server: string, cause: unknown) {
+    const code = isRecord(cause) && isRecord(cause.cause) ? errorCode(cause.cause) : errorCode(cause);
+    super(`cannot reach ${server}: ${code}`, { cause });
+    this.name = 'KubeTransportError';
+  }
+}
+
+export interface KubeHttpDeps {
+  /** Called once per answered request, for the requests metric. */
+  onResponse?: (verb: KubeVerb, code: number) => void;
+}
+
+export class KubeHttp {
+  readonly server: string;
+  readonly #kc: KubeConfig;
+  readonly #deps: KubeHttpDeps;
+
+  constructor(kubeConfig: KubeConfig, server: string, deps: KubeHttpDeps = {}) {
+    this.#kc = kubeConfig;
+    this.server = server.replace(/\/$/, '');
+    this.#deps = deps;
+  }
+
+  async #send(request: KubeRequest) {
+    const url = new URL(this.server + request.path);
+    for (const [key, value] of Object.entries(request.query ?? {}))
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    const context = new RequestContext(url.toString(), HttpMethod[request.method]);
+    await this.#kc.applySecurityAuthentication(context);
+    const headers: Record<string, string> = {
+      ...context.getHeaders(),
+      accept: request.accept ?? 'application/json',
+    };
+    let body: string | undefined;
+    if (request.body !== undefined) {
+      headers['content-type'] = request.contentType ?? 'application/json';
+      body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
+    }
+    try {
+      return await fetch(url, {
+        method: request.method,
+        headers,
+        body,
+        dispatcher: context.getDispatcher(),
+        signal: request.signal,
+      });
+    } catch (error) {
+      if (request.signal?.aborted) throw error;
+      this.#deps.onResponse?.(request.verb, 0);
+      throw new KubeTransportError(this.server, error);
+    }
+  }
+
+  async request(request: KubeRequest): Promise<KubeResponse> {
+    const response = await this.#send(request);
+    this.#deps.onResponse?.(request.verb, response.status);
+    const text = await response.text();
+    // Some endpoints (OpenAPI v3) send JSON labelled text/plain: parse by shape, not by label.
+    const looksJson = /^\s*[[{]/.test(text) || (response.headers.get('content-type') ?? '').includes('json');
+    let body: unknown = text;
+    if (looksJson && text !== '') body = JSON.parse(text);
+    if (response.status >= 400) throw new KubeApiError(response.status, request.method, request.path, body);
+    return { status: response.status, body };
+  }
+
+  /** Streams watch events until the server ends the watch or `signal` aborts. */
+  async *watch(path: string, query: KubeRequest['query'], signal: AbortSignal): AsyncGenerator<WatchEvent> {
+    const response = await this.#send({
+      verb: 'watch',
+      method: 'GET',
+      path,
+      query: { ...query, watch: true },
+      signal,
+    });
+    this.#deps.onResponse?.('watch', response.status);
+    if (response.status >= 400 || response.body === null) {
+      const text = await response.text();
+      throw new KubeApiError(response.status, 'GET', path, text.startsWith('{') ? JSON.parse(text) : text);
+    }
+    const lines = createInterface({
+      input: Readable.fromWeb(response.body),
+      crlfDelay: Number.POSITIVE_INFINITY,
+    });
+    try {
+      for await (const line of lines) {
+        if (line === '') continue;
+        const event: unknown = JSON.parse(line);
+        if (isRecord(event) && isWatchType(event.type) && isRecord(event.object))
+          yield { type: event.type, object: event.object };
+      }
+    } finally {
+      lines.close();
+    }
+  }
+}
