@@ -2,7 +2,10 @@ module github.com/orch-agent/orch-agent/test/cluster/tools
 
 go 1.26.0
 
-require go.etcd.io/etcd/server/v3 v3.6.8
+require (
+	go.etcd.io/etcd/server/v3 v3.6.8
+	golang.org/x/sys v0.47.0
+)
 
 require (
 	cel.dev/expr v0.25.1 // indirect
@@ -187,7 +190,6 @@ require (
 	golang.org/x/net v0.56.0 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/term v0.45.0 // indirect
 	golang.org/x/text v0.40.0 // indirect
 	golang.org/x/time v0.14.0 // indirect
@@ -252,6 +254,7 @@ tool (
 	helm.sh/helm/v3/cmd/helm
 	k8s.io/kubernetes/cmd/kube-apiserver
 	k8s.io/kubernetes/cmd/kube-controller-manager
+	k8s.io/kubernetes/cmd/kube-scheduler
 	k8s.io/kubernetes/cmd/kubectl
 	sigs.k8s.io/kwok/cmd/kwok
 )

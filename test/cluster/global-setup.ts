@@ -1,0 +1,20 @@
+// vitest global setup of the `cluster` project: starts the shared cluster before its first test file
+// and stops it after the last. If the binaries are missing or a component cannot start, the run
+// fails here with the reason; no cluster test is silently skipped.
+import type { TestProject } from 'vitest/node';
+import { startCluster } from './cluster.ts';
+import { SHARED_CLUSTER_KEY } from './shared-cluster.ts';
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const cluster = await startCluster({ log: (line) => console.log(`[shared cluster] ${line}`) });
+  project.provide(SHARED_CLUSTER_KEY, {
+    kubeconfigPath: cluster.kubeconfigPath,
+    server: cluster.server,
+    ca: cluster.ca,
+    caFile: cluster.caFile,
+    adminToken: cluster.adminToken,
+    etcdUrl: cluster.etcdUrl,
+    binDir: cluster.binaries.binDir,
+  });
+  return () => cluster.stop();
+}

@@ -1,0 +1,15 @@
+// The real-Kubernetes test harness. Files of the `cluster` vitest project (under test/cluster/ or
+// named `*.cluster.test.ts`) get the shared cluster through `sharedCluster()`; a test that injects
+// faults starts its own with `startCluster()` and stops it in `afterAll`.
+export {
+  ApiClient,
+  type ApiClientOptions,
+  type ApiResponse,
+  type WatchEvent,
+  WatchRefusedError,
+} from './api-client.ts';
+export { type Binaries, type ClusterBinary, locateBinaryCache, resolveBinaries } from './binary-cache.ts';
+export { type Cluster, type StartClusterOptions, startCluster } from './cluster.ts';
+export { ProcessExitedError } from './cluster-process.ts';
+export { createServiceAccountToken, type TokenOptions } from './service-account-token.ts';
+export { type SharedCluster, sharedCluster, sharedClusterClient } from './shared-cluster.ts';

@@ -1,0 +1,104 @@
+// The cluster's kube-apiserver: its flags, its self-generated serving certificate, and readiness.
+// The server writes a CA and a serving certificate signed by it into --cert-dir on first start
+// (SANs: 127.0.0.1, the `kubernetes` service IP and names); `apiserver.crt` holds both, and the
+// harness hands that bundle out as the cluster CA. A restart finds the files and keeps them, so
+// clients keep trusting the server.
+import { access, mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ApiClient } from './api-client.ts';
+import type { Binaries } from './binary-cache.ts';
+import { ClusterProcess } from './cluster-process.ts';
+import type { ClusterCredentials } from './credentials.ts';
+
+export interface ApiServerSpec {
+  readonly binaries: Binaries;
+  readonly dir: string;
+  readonly port: number;
+  readonly etcdUrl: string;
+  readonly credentials: ClusterCredentials;
+  /**
+   * Serve watches and lists from the API server's watch cache (the default of real clusters). Off,
+   * every watch goes to etcd, so after `compactEtcd()` a watch from an older resourceVersion gets
+   * 410 Gone at once; on, the cache keeps serving recent history from memory.
+   */
+  readonly watchCache: boolean;
+}
+
+export const SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
+
+export function apiServerArgs(spec: ApiServerSpec): string[] {
+  const { credentials } = spec;
+  return [
+    `--etcd-servers=${spec.etcdUrl}`,
+    '--bind-address=127.0.0.1',
+    '--advertise-address=127.0.0.1',
+    `--secure-port=${spec.port}`,
+    `--cert-dir=${certDir(spec.dir)}`,
+    `--token-auth-file=${credentials.tokenFile}`,
+    // RBAC alone: what a token may do is exactly what roles grant it, so permission tests mean
+    // something. (Node authorization is for kubelets, which kwok nodes do not have.)
+    '--authorization-mode=RBAC',
+    `--service-account-issuer=${SERVICE_ACCOUNT_ISSUER}`,
+    `--service-account-key-file=${credentials.serviceAccountPublicKeyFile}`,
+    `--service-account-signing-key-file=${credentials.serviceAccountKeyFile}`,
+    '--service-cluster-ip-range=10.96.0.0/16',
+    // The server's own periodic compaction (every 5 minutes by default) would make 410s appear at
+    // random in long tests; compaction happens only when a test asks for it.
+    '--etcd-compaction-interval=0',
+    `--watch-cache=${spec.watchCache}`,
+    '--allow-privileged=true',
+    '--profiling=false',
+    // On SIGTERM, end open watches (clients see the stream close, as in a rolling restart) instead
+    // of waiting for them: otherwise shutdown with watchers connected takes the full 60 s timeout.
+    '--shutdown-watch-termination-grace-period=2s',
+  ];
+}
+
+export function certDir(dir: string): string {
+  return join(dir, 'pki');
+}
+
+export interface ApiServer {
+  readonly process: ClusterProcess;
+  readonly server: string;
+  /** The PEM bundle clients trust: the self-generated CA and serving certificate. */
+  readonly ca: string;
+}
+
+export async function startApiServer(spec: ApiServerSpec, timeoutMs = 60_000): Promise<ApiServer> {
+  await mkdir(certDir(spec.dir), { recursive: true, mode: 0o700 });
+  const process = await ClusterProcess.start(
+    {
+      name: 'kube-apiserver',
+      binary: spec.binaries.path('kube-apiserver'),
+      logFile: join(spec.dir, 'logs', 'kube-apiserver.log'),
+      args: apiServerArgs(spec),
+    },
+    spec.binaries.path('reaper'),
+  );
+  const certFile = join(certDir(spec.dir), 'apiserver.crt');
+  // The certificate and key are written before the server listens; the key file last.
+  const ca = await process.ready(
+    'serving certificate',
+    async () => {
+      await access(join(certDir(spec.dir), 'apiserver.key'));
+      return readFile(certFile, 'utf8');
+    },
+    timeoutMs,
+  );
+  const server = `https://127.0.0.1:${spec.port}`;
+  const client = new ApiClient({ server, ca, token: spec.credentials.adminToken });
+  try {
+    // /readyz turns 200 once etcd is reachable and every post-start hook (RBAC bootstrap roles,
+    // system namespaces, priority classes) has run: before that, requests can fail for reasons no
+    // test means to exercise.
+    await process.ready(
+      '/readyz',
+      async () => ((await client.get('/readyz')).status === 200 ? true : undefined),
+      timeoutMs,
+    );
+  } finally {
+    await client.close();
+  }
+  return { process, server, ca };
+}
