@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// The sources are TypeScript run directly by Node's type stripping (Node >= 22.18/24),
+// so there is no build step between a change and a run. Older Node gets a clear message.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 18)) {
+  process.stderr.write(
+    `cloudctl needs Node.js >= 22.18 (found ${process.versions.node}); run it through npm (npx cloudctl), which uses the project's Node 24.\n`,
+  );
+  process.exit(2);
+}
+await import('../src/cloudctl/cli.ts');

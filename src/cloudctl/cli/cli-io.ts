@@ -1,0 +1,13 @@
+// What cloudctl's CLI needs from the outside world, passed in so tests can drive it in-process.
+import type { DestinationStream } from 'pino';
+
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** Standard output as a log destination. */
+  stdout: DestinationStream;
+  /** Starts listening for stop signals; resolves with the signal name when one arrives. */
+  stopSignal: () => Promise<string>;
+}
+
+export const EXIT = { ok: 0, invalidConfig: 1, usage: 2 } as const;

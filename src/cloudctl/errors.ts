@@ -1,0 +1,22 @@
+// Every error cloudctl raises on purpose, named and coded in one place so users can search for them.
+export const CLOUDCTL_ERRORS = {
+  CONFIG_INVALID: 'the configuration file is invalid',
+  DATABASE_UNAVAILABLE: 'the database cannot be opened or migrated',
+  LISTEN_FAILED: 'the gRPC port cannot be bound',
+  AGENT_NOT_CONNECTED: 'no connected agent serves the account',
+  OPERATION_TIMEOUT: 'the agent did not report a result in time',
+  OPERATION_FAILED: 'the agent reported the operation as failed',
+  SESSION_CLOSED: 'the control plane is stopping',
+} as const;
+
+export type CloudctlErrorCode = keyof typeof CLOUDCTL_ERRORS;
+
+export class CloudctlError extends Error {
+  readonly code: CloudctlErrorCode;
+
+  constructor(code: CloudctlErrorCode, message: string, options?: ErrorOptions) {
+    super(`${code}: ${message}`, options);
+    this.name = 'CloudctlError';
+    this.code = code;
+  }
+}

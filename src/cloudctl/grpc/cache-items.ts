@@ -1,0 +1,96 @@
+// Turns the wire form of cache items into store changes, refusing what the contract forbids: an
+// item must name its account, kind and object, objects must be JSON objects.
+import { status } from '@grpc/grpc-js';
+import type { CacheItem__Output, WatchScope__Output } from '../../proto/index.ts';
+import type { CacheChange, WatchScope } from '../store/index.ts';
+import { RpcFailure } from './service-deps.ts';
+
+function invalid(index: number, details: string): RpcFailure {
+  return new RpcFailure(status.INVALID_ARGUMENT, `items[${index}]: ${details}`);
+}
+
+function scopeOf(scope: WatchScope__Output | null, index: number): WatchScope {
+  if (scope == null || scope.account === '' || scope.kind === '')
+    throw invalid(index, 'scope needs account and kind');
+  return { account: scope.account, group: scope.group, kind: scope.kind, namespace: scope.namespace };
+}
+
+function jsonObject(bytes: Buffer, index: number): string {
+  const text = bytes.toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw invalid(index, 'object is not JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalid(index, 'object is not a JSON object');
+  }
+  return text;
+}
+
+export function toCacheChange(item: CacheItem__Output, index: number): CacheChange {
+  switch (item.item) {
+    case 'event': {
+      const event = item.event;
+      if (
+        event == null ||
+        event.account === '' ||
+        event.name === '' ||
+        event.gvk == null ||
+        event.gvk.kind === ''
+      ) {
+        throw invalid(index, 'event needs account, gvk.kind and name');
+      }
+      const key = {
+        account: event.account,
+        group: event.gvk.group,
+        kind: event.gvk.kind,
+        namespace: event.namespace,
+        name: event.name,
+      };
+      if (event.type === 'DELETED') return { type: 'delete', ...key };
+      if (event.type !== 'ADDED' && event.type !== 'MODIFIED')
+        throw invalid(index, `event type ${event.type}`);
+      return {
+        type: 'upsert',
+        ...key,
+        version: event.gvk.version,
+        resourceVersion: event.resourceVersion,
+        body: jsonObject(event.object, index),
+        snapshotId: event.snapshotId === '' ? null : event.snapshotId,
+      };
+    }
+    case 'snapshotBegin': {
+      const begin = item.snapshotBegin;
+      if (begin == null || begin.snapshotId === '') throw invalid(index, 'snapshot_begin needs snapshot_id');
+      return { type: 'snapshotBegin', scope: scopeOf(begin.scope, index), snapshotId: begin.snapshotId };
+    }
+    case 'snapshotEnd': {
+      const end = item.snapshotEnd;
+      if (end == null || end.snapshotId === '') throw invalid(index, 'snapshot_end needs snapshot_id');
+      return {
+        type: 'snapshotEnd',
+        scope: scopeOf(end.scope, index),
+        snapshotId: end.snapshotId,
+        resourceVersion: end.resourceVersion,
+      };
+    }
+    case 'bookmark': {
+      const bookmark = item.bookmark;
+      if (bookmark == null || bookmark.resourceVersion === '')
+        throw invalid(index, 'bookmark needs resource_version');
+      return {
+        type: 'bookmark',
+        scope: scopeOf(bookmark.scope, index),
+        resourceVersion: bookmark.resourceVersion,
+      };
+    }
+    default:
+      throw invalid(index, 'empty item');
+  }
+}
+
+export function accountOf(change: CacheChange): string {
+  return 'scope' in change ? change.scope.account : change.account;
+}

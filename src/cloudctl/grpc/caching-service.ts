@@ -1,0 +1,129 @@
+// orchagent.v1.Caching: stores the resource events, snapshots and bookmarks agents stream up, one
+// batch at a time, acknowledging each once it is committed; answers resume-version queries. An agent
+// may only write and read the accounts it registered.
+import { type ServerDuplexStream, status } from '@grpc/grpc-js';
+import {
+  type CacheAck,
+  type CacheBatch__Output,
+  type CachingHandlers,
+  toTimestamp,
+} from '../../proto/index.ts';
+import { accountOf, toCacheChange } from './cache-items.ts';
+import { RpcFailure, type ServiceDeps } from './service-deps.ts';
+
+const PUBLISH = '/orchagent.v1.Caching/Publish';
+const RESUME = '/orchagent.v1.Caching/GetResumeVersions';
+
+async function ownedAccounts(deps: ServiceDeps, agentId: string): Promise<Set<string>> {
+  return new Set(await deps.store.agents.accountsOf(agentId));
+}
+
+function publish(call: ServerDuplexStream<CacheBatch__Output, CacheAck>, deps: ServiceDeps): void {
+  const auth = deps.authenticator.authenticate(call, PUBLISH);
+  if (!auth.ok) {
+    call.emit('error', auth.refusal);
+    return;
+  }
+  const { agentId } = auth;
+  const log = deps.logger.child({ agentId, peer: call.getPeer(), method: PUBLISH });
+  let owned: Set<string> | undefined;
+  let failed = false;
+  let queue: Promise<void> = Promise.resolve();
+
+  const apply = async (batch: CacheBatch__Output) => {
+    const changes = batch.items.map(toCacheChange);
+    const accounts = new Set(changes.map(accountOf));
+    owned ??= await ownedAccounts(deps, agentId);
+    // An account registered after this stream opened: look again once before refusing.
+    if ([...accounts].some((a) => !owned?.has(a))) owned = await ownedAccounts(deps, agentId);
+    const foreign = [...accounts].filter((a) => !owned?.has(a));
+    if (foreign.length > 0) {
+      const refusal = deps.authenticator.refuse(
+        call,
+        PUBLISH,
+        `accounts not served by this agent: ${foreign.join(', ')}`,
+        {
+          accounts: foreign,
+        },
+      );
+      throw new RpcFailure(refusal.code, refusal.details);
+    }
+    const outcome = await deps.store.cache.apply(changes, deps.now());
+    for (const scope of outcome.unmatchedSnapshotEnds) {
+      log.warn({ scope }, 'snapshot end without its begin: nothing deleted');
+    }
+    if (!failed) call.write({ sequence: batch.sequence });
+  };
+
+  call.on('data', (batch: CacheBatch__Output) => {
+    // Backpressure: read no further batch until this one is committed (HTTP/2 flow control then
+    // holds the agent back too, beyond its own window of unacknowledged batches).
+    call.pause();
+    queue = queue
+      .then(() => (failed ? undefined : apply(batch)))
+      .then(() => {
+        call.resume();
+      })
+      .catch((error: unknown) => {
+        failed = true;
+        if (error instanceof RpcFailure) {
+          call.emit('error', { code: error.code, details: error.message });
+          return;
+        }
+        log.error({ err: error, sequence: batch.sequence }, 'cannot store cache batch');
+        call.emit('error', { code: status.UNAVAILABLE, details: 'cannot store the batch; send it again' });
+      });
+  });
+  call.on('end', () => {
+    void queue.then(() => {
+      if (!failed && !call.destroyed) call.end();
+    });
+  });
+}
+
+export function cachingHandlers(deps: ServiceDeps): CachingHandlers {
+  return {
+    Publish: (call) => publish(call, deps),
+    GetResumeVersions: (call, callback) => {
+      const auth = deps.authenticator.authenticate(call, RESUME);
+      if (!auth.ok) {
+        callback(auth.refusal);
+        return;
+      }
+      const { agentId } = auth;
+      void (async () => {
+        const owned = await ownedAccounts(deps, agentId);
+        const requested = call.request.accounts.length > 0 ? call.request.accounts : [...owned];
+        const foreign = requested.filter((a) => !owned.has(a));
+        if (foreign.length > 0) {
+          callback(
+            deps.authenticator.refuse(
+              call,
+              RESUME,
+              `accounts not served by this agent: ${foreign.join(', ')}`,
+              {
+                accounts: foreign,
+              },
+            ),
+          );
+          return;
+        }
+        const versions = await deps.store.cache.resumeVersions(
+          requested,
+          Number(call.request.maxAgeMs),
+          deps.now(),
+        );
+        callback(null, {
+          versions: versions.map((v) => ({
+            scope: v.scope,
+            resourceVersion: v.resourceVersion,
+            updatedAt: toTimestamp(v.updatedAt),
+          })),
+        });
+      })().catch((error: unknown) => {
+        deps.logger.error({ err: error, agentId, method: RESUME }, 'cannot read resume versions');
+        callback({ code: status.UNAVAILABLE, details: 'cannot read resume versions; try again' });
+      });
+    },
+  };
+}

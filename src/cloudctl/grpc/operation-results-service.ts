@@ -1,0 +1,63 @@
+// orchagent.v1.OperationResults: records each result once per operation id and wakes whoever waits
+// for it. A redelivered result is acknowledged as a duplicate, so agents may retry freely.
+import { status } from '@grpc/grpc-js';
+import type { OperationResultsHandlers } from '../../proto/index.ts';
+import { RpcFailure, type ServiceDeps } from './service-deps.ts';
+
+const REPORT = '/orchagent.v1.OperationResults/Report';
+
+function parseResult(bytes: Buffer): { text: string | null; value: unknown } {
+  if (bytes.length === 0) return { text: null, value: undefined };
+  const text = bytes.toString('utf8');
+  try {
+    return { text, value: JSON.parse(text) };
+  } catch {
+    throw new RpcFailure(status.INVALID_ARGUMENT, 'result is not JSON');
+  }
+}
+
+export function operationResultsHandlers(deps: ServiceDeps): OperationResultsHandlers {
+  return {
+    Report: (call, callback) => {
+      const auth = deps.authenticator.authenticate(call, REPORT);
+      if (!auth.ok) {
+        callback(auth.refusal);
+        return;
+      }
+      const { agentId } = auth;
+      const request = call.request;
+      void (async () => {
+        if (request.operationId === '')
+          throw new RpcFailure(status.INVALID_ARGUMENT, 'operation_id is empty');
+        if (request.outcome !== 'SUCCEEDED' && request.outcome !== 'FAILED') {
+          throw new RpcFailure(status.INVALID_ARGUMENT, `outcome ${request.outcome}`);
+        }
+        const outcome = request.outcome === 'SUCCEEDED' ? 'succeeded' : 'failed';
+        const result = parseResult(request.result);
+        const error = request.error === '' ? null : request.error;
+        const recorded = await deps.store.operations.recordResult(
+          agentId,
+          { id: request.operationId, outcome, result: result.text, error },
+          deps.now(),
+        );
+        if (recorded === 'unknown') {
+          throw new RpcFailure(
+            status.NOT_FOUND,
+            `operation ${request.operationId} was not sent to this agent`,
+          );
+        }
+        if (recorded === 'recorded') {
+          deps.dispatcher.resultRecorded({ id: request.operationId, outcome, result: result.value, error });
+        }
+        callback(null, { duplicate: recorded === 'duplicate' });
+      })().catch((error: unknown) => {
+        if (error instanceof RpcFailure) {
+          callback({ code: error.code, details: error.message });
+          return;
+        }
+        deps.logger.error({ err: error, agentId, method: REPORT }, 'cannot record operation result');
+        callback({ code: status.UNAVAILABLE, details: 'cannot record the result; report it again' });
+      });
+    },
+  };
+}

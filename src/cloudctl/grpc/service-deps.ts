@@ -1,0 +1,34 @@
+// What the gRPC services share: passed in, so tests can drive the clock and read the logs.
+import type { Logger } from 'pino';
+import type { CloudctlStore } from '../store/index.ts';
+import type { AgentRegistry } from './agent-registry.ts';
+import type { Authenticator } from './authenticator.ts';
+import type { OperationDispatcher } from './operation-dispatcher.ts';
+
+export interface ServiceDeps {
+  authenticator: Authenticator;
+  registry: AgentRegistry;
+  store: CloudctlStore;
+  dispatcher: OperationDispatcher;
+  logger: Logger;
+  now: () => Date;
+  heartbeatSeconds: number;
+  helloTimeoutSeconds: number;
+}
+
+/** A gRPC status to end a call with. */
+export interface RpcError {
+  code: number;
+  details: string;
+}
+
+/** Thrown inside handlers to end the call with this status (anything else becomes UNAVAILABLE). */
+export class RpcFailure extends Error {
+  readonly code: number;
+
+  constructor(code: number, details: string) {
+    super(details);
+    this.name = 'RpcFailure';
+    this.code = code;
+  }
+}

@@ -1,0 +1,130 @@
+// Agents and the accounts they serve, as registered: who serves which account, and each account's
+// reported status. The live view (who is connected now) is the registry; this is its durable record.
+import type { Database } from './database.ts';
+
+export interface AgentRegistration {
+  agentId: string;
+  version: string;
+  zoneId: string;
+  replicaCount: number;
+  accounts: readonly AccountRegistration[];
+}
+
+export interface AccountRegistration {
+  name: string;
+  permissions: { read: string[]; write: string[] };
+  apiServerHost: string;
+  kubernetesVersion: string;
+}
+
+export type AccountState = 'UNKNOWN' | 'ACTIVE' | 'FAILED';
+
+export interface StoredAccount extends AccountRegistration {
+  agentId: string;
+  status: string;
+  statusMessage: string;
+  updatedAt: Date;
+}
+
+export class AgentStore {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Records the agent as connected and makes it the owner of the accounts it registered. */
+  async register(registration: AgentRegistration, now: Date): Promise<void> {
+    await this.#db.transaction().execute(async (tx) => {
+      const agent = {
+        version: registration.version,
+        zone_id: registration.zoneId,
+        replica_count: registration.replicaCount,
+        connected: true,
+        connected_at: now,
+        last_heartbeat_at: now,
+      };
+      await tx
+        .insertInto('agents')
+        .values({ id: registration.agentId, ...agent })
+        .onConflict((oc) => oc.column('id').doUpdateSet(agent))
+        .execute();
+      for (const account of registration.accounts) {
+        const row = {
+          agent_id: registration.agentId,
+          permissions: JSON.stringify(account.permissions),
+          api_server_host: account.apiServerHost,
+          kubernetes_version: account.kubernetesVersion,
+          status: 'UNKNOWN',
+          status_message: '',
+          updated_at: now,
+        };
+        await tx
+          .insertInto('accounts')
+          .values({ name: account.name, ...row })
+          .onConflict((oc) => oc.column('name').doUpdateSet(row))
+          .execute();
+      }
+    });
+  }
+
+  async heartbeat(agentId: string, now: Date): Promise<void> {
+    await this.#db.updateTable('agents').set({ last_heartbeat_at: now }).where('id', '=', agentId).execute();
+  }
+
+  async disconnected(agentId: string): Promise<void> {
+    await this.#db.updateTable('agents').set({ connected: false }).where('id', '=', agentId).execute();
+  }
+
+  /** Records the status the agent reports; false when the account is not the agent's. */
+  async setAccountStatus(
+    agentId: string,
+    account: string,
+    state: AccountState,
+    message: string,
+    now: Date,
+  ): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('accounts')
+      .set({ status: state, status_message: message, updated_at: now })
+      .where('name', '=', account)
+      .where('agent_id', '=', agentId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Names of the accounts the agent owns. */
+  async accountsOf(agentId: string): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom('accounts')
+      .select('name')
+      .where('agent_id', '=', agentId)
+      .orderBy('name')
+      .execute();
+    return rows.map((row) => row.name);
+  }
+
+  async account(name: string): Promise<StoredAccount | undefined> {
+    const row = await this.#db.selectFrom('accounts').selectAll().where('name', '=', name).executeTakeFirst();
+    if (row === undefined) return undefined;
+    return {
+      name: row.name,
+      agentId: row.agent_id,
+      permissions: parsePermissions(row.permissions),
+      apiServerHost: row.api_server_host,
+      kubernetesVersion: row.kubernetes_version,
+      status: row.status,
+      statusMessage: row.status_message,
+      updatedAt: row.updated_at,
+    };
+  }
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+function parsePermissions(value: unknown): { read: string[]; write: string[] } {
+  if (typeof value !== 'object' || value === null) return { read: [], write: [] };
+  return { read: stringList(Reflect.get(value, 'read')), write: stringList(Reflect.get(value, 'write')) };
+}

@@ -1,0 +1,109 @@
+// Operations sent to agents and their results. A result is recorded once per operation id: a
+// redelivered result (the agent retries until it hears back) finds it there and changes nothing.
+import type { Database } from './database.ts';
+
+export interface NewOperation {
+  id: string;
+  account: string;
+  agentId: string;
+  type: string;
+  /** JSON text. */
+  payload: string;
+  deadline: Date;
+}
+
+export interface ReportedResult {
+  id: string;
+  outcome: 'succeeded' | 'failed';
+  /** JSON text, or null when the handler returned nothing. */
+  result: string | null;
+  error: string | null;
+}
+
+export type RecordOutcome = 'recorded' | 'duplicate' | 'unknown';
+
+export interface StoredOperation {
+  id: string;
+  account: string;
+  agentId: string;
+  type: string;
+  payload: unknown;
+  state: string;
+  result: unknown;
+  error: string | null;
+  createdAt: Date;
+  reportedAt: Date | null;
+}
+
+export class OperationStore {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async create(operation: NewOperation, now: Date): Promise<void> {
+    await this.#db
+      .insertInto('operations')
+      .values({
+        id: operation.id,
+        account: operation.account,
+        agent_id: operation.agentId,
+        type: operation.type,
+        payload: operation.payload,
+        state: 'sent',
+        result: null,
+        error: null,
+        created_at: now,
+        deadline: operation.deadline,
+        reported_at: null,
+      })
+      .execute();
+  }
+
+  /** Records the first result for the id; a later one is a duplicate. The reporting agent must own it. */
+  async recordResult(agentId: string, reported: ReportedResult, now: Date): Promise<RecordOutcome> {
+    const updated = await this.#db
+      .updateTable('operations')
+      .set({ state: reported.outcome, result: reported.result, error: reported.error, reported_at: now })
+      .where('id', '=', reported.id)
+      .where('agent_id', '=', agentId)
+      .where('reported_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) > 0) return 'recorded';
+    const existing = await this.#db
+      .selectFrom('operations')
+      .select('id')
+      .where('id', '=', reported.id)
+      .where('agent_id', '=', agentId)
+      .executeTakeFirst();
+    return existing === undefined ? 'unknown' : 'duplicate';
+  }
+
+  /** Marks an operation nobody waits for any more, unless its result came in meanwhile. */
+  async markTimedOut(id: string): Promise<void> {
+    await this.#db
+      .updateTable('operations')
+      .set({ state: 'timed_out' })
+      .where('id', '=', id)
+      .where('reported_at', 'is', null)
+      .execute();
+  }
+
+  async get(id: string): Promise<StoredOperation | undefined> {
+    const row = await this.#db.selectFrom('operations').selectAll().where('id', '=', id).executeTakeFirst();
+    if (row === undefined) return undefined;
+    return {
+      id: row.id,
+      account: row.account,
+      agentId: row.agent_id,
+      type: row.type,
+      payload: row.payload,
+      state: row.state,
+      result: row.result,
+      error: row.error,
+      createdAt: row.created_at,
+      reportedAt: row.reported_at,
+    };
+  }
+}

@@ -1,0 +1,116 @@
+// Kysely dialect over embedded PGlite: Kysely's own PostgreSQL adapter, compiler and introspector,
+// with a driver that hands out PGlite's single connection to one user at a time.
+import type { PGlite } from '@electric-sql/pglite';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+
+class PGliteConnection implements DatabaseConnection {
+  readonly #db: PGlite;
+
+  constructor(db: PGlite) {
+    this.#db = db;
+  }
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.#db.query<R>(compiled.sql, [...compiled.parameters]);
+    return result.affectedRows === undefined
+      ? { rows: result.rows }
+      : { rows: result.rows, numAffectedRows: BigInt(result.affectedRows) };
+  }
+
+  async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    // PGlite returns whole results; one chunk is the honest stream.
+    yield await this.executeQuery<R>(compiled);
+  }
+}
+
+class PGliteDriver implements Driver {
+  readonly #db: PGlite;
+  readonly #connection: PGliteConnection;
+  /**
+   * PGlite is one session. A transaction holds it from BEGIN to COMMIT, so every other query waits
+   * here instead of running inside someone else's transaction.
+   */
+  #queue: Promise<void> = Promise.resolve();
+  #release: (() => void) | undefined;
+
+  constructor(db: PGlite) {
+    this.#db = db;
+    this.#connection = new PGliteConnection(db);
+  }
+
+  async init(): Promise<void> {
+    await this.#db.waitReady;
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const previous = this.#queue;
+    let release: () => void = () => undefined;
+    this.#queue = new Promise((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    this.#release = release;
+    return this.#connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
+    const access = settings.accessMode ? ` ${settings.accessMode}` : '';
+    await connection.executeQuery(CompiledQuery.raw(`begin${isolation}${access}`));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async releaseConnection(): Promise<void> {
+    const release = this.#release;
+    this.#release = undefined;
+    release?.();
+  }
+
+  async destroy(): Promise<void> {
+    await this.#queue;
+    await this.#db.close();
+  }
+}
+
+export class PGliteDialect implements Dialect {
+  readonly #db: PGlite;
+
+  constructor(db: PGlite) {
+    this.#db = db;
+  }
+
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+
+  createDriver(): Driver {
+    return new PGliteDriver(this.#db);
+  }
+
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new PostgresIntrospector(db);
+  }
+
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
+}

@@ -1,0 +1,87 @@
+// The control plane's tables as Kysely sees them. Column names are the SQL ones (snake_case).
+import type { ColumnType } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date, Date>;
+/** jsonb: written as JSON text (both drivers pass it through), read back parsed. */
+type Json = ColumnType<unknown, string, string>;
+type NullableJson = ColumnType<unknown, string | null, string | null>;
+
+export interface AgentsTable {
+  id: string;
+  version: string;
+  zone_id: string;
+  replica_count: number;
+  connected: boolean;
+  connected_at: Timestamp;
+  last_heartbeat_at: Timestamp;
+}
+
+export interface AccountsTable {
+  name: string;
+  agent_id: string;
+  /** {read: string[], write: string[]} */
+  permissions: Json;
+  api_server_host: string;
+  kubernetes_version: string;
+  /** UNKNOWN until the agent reports ACTIVE or FAILED. */
+  status: string;
+  status_message: string;
+  updated_at: Timestamp;
+}
+
+export interface ResourcesTable {
+  account: string;
+  api_group: string;
+  api_version: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  resource_version: string;
+  body: Json;
+  /** The snapshot that last carried this object; null when only watch events touched it since. */
+  snapshot_id: string | null;
+  updated_at: Timestamp;
+}
+
+export interface ResumeVersionsTable {
+  account: string;
+  api_group: string;
+  kind: string;
+  namespace: string;
+  resource_version: string;
+  updated_at: Timestamp;
+}
+
+/** Relists begun and not yet ended, one per watch scope. */
+export interface OpenSnapshotsTable {
+  account: string;
+  api_group: string;
+  kind: string;
+  namespace: string;
+  snapshot_id: string;
+  started_at: Timestamp;
+}
+
+export interface OperationsTable {
+  id: string;
+  account: string;
+  agent_id: string;
+  type: string;
+  payload: Json;
+  /** sent, then succeeded or failed; timed_out when nobody waits any more (a late result still lands). */
+  state: string;
+  result: NullableJson;
+  error: string | null;
+  created_at: Timestamp;
+  deadline: Timestamp;
+  reported_at: ColumnType<Date | null, Date | null, Date | null>;
+}
+
+export interface CloudctlDatabase {
+  agents: AgentsTable;
+  accounts: AccountsTable;
+  resources: ResourcesTable;
+  resume_versions: ResumeVersionsTable;
+  open_snapshots: OpenSnapshotsTable;
+  operations: OperationsTable;
+}

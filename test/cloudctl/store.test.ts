@@ -1,0 +1,264 @@
+// The storage contract, run unchanged against embedded PGlite and a real PostgreSQL server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type CacheChange,
+  type CloudctlStore,
+  openStore,
+  type WatchScope,
+} from '../../src/cloudctl/store/index.ts';
+import { type PostgresServer, startPostgres } from '../support/postgres-server.ts';
+
+const T0 = new Date('2026-01-01T00:00:00.000Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+
+function pod(
+  account: string,
+  namespace: string,
+  name: string,
+  resourceVersion: string,
+  snapshotId: string | null = null,
+) {
+  return {
+    type: 'upsert',
+    account,
+    group: '',
+    version: 'v1',
+    kind: 'Pod',
+    namespace,
+    name,
+    resourceVersion,
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace, resourceVersion } }),
+    snapshotId,
+  } satisfies CacheChange;
+}
+
+const podScope = (account: string, namespace = ''): WatchScope => ({
+  account,
+  group: '',
+  kind: 'Pod',
+  namespace,
+});
+
+async function names(store: CloudctlStore, account: string) {
+  return (await store.cache.resources(account)).map((r) => `${r.namespace}/${r.name}`);
+}
+
+interface Backend {
+  name: string;
+  open(): Promise<CloudctlStore>;
+  close(): Promise<void>;
+}
+
+let postgres: PostgresServer | undefined;
+
+const backends: Backend[] = [
+  {
+    name: 'PGlite (embedded)',
+    open: () => openStore({ kind: 'pglite', dataDir: 'memory://' }),
+    close: async () => {},
+  },
+  {
+    name: 'PostgreSQL server',
+    async open() {
+      // No skip: a machine without PostgreSQL fails here with the reason.
+      postgres = await startPostgres();
+      return openStore({ kind: 'postgres', url: postgres.url });
+    },
+    close: async () => postgres?.stop(),
+  },
+];
+
+describe.each(backends)('store on $name', (backend) => {
+  let store: CloudctlStore;
+
+  beforeAll(async () => {
+    store = await backend.open();
+    await store.agents.register(
+      {
+        agentId: 'agent-1',
+        version: '0.1.0',
+        zoneId: 'zone-a',
+        replicaCount: 1,
+        accounts: [
+          'acc-events',
+          'acc-snap',
+          'acc-ns',
+          'acc-unmatched',
+          'acc-atomic',
+          'acc-resume',
+          'acc-ops',
+        ].map((name) => ({
+          name,
+          permissions: { read: ['dev'], write: ['ops'] },
+          apiServerHost: 'https://127.0.0.1:6443',
+          kubernetesVersion: 'v1.33.1',
+        })),
+      },
+      T0,
+    );
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await backend.close();
+  });
+
+  it('applies ADDED, MODIFIED and DELETED events and returns the objects as stored', async () => {
+    await store.cache.apply([pod('acc-events', 'ns1', 'a', '1'), pod('acc-events', 'ns1', 'b', '2')], at(1));
+    await store.cache.apply(
+      [
+        pod('acc-events', 'ns1', 'a', '3'),
+        { type: 'delete', account: 'acc-events', group: '', kind: 'Pod', namespace: 'ns1', name: 'b' },
+      ],
+      at(2),
+    );
+    const resources = await store.cache.resources('acc-events');
+    expect(resources).toHaveLength(1);
+    expect(resources[0]).toMatchObject({
+      kind: 'Pod',
+      version: 'v1',
+      namespace: 'ns1',
+      name: 'a',
+      resourceVersion: '3',
+    });
+    expect(resources[0]?.body).toEqual({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'a', namespace: 'ns1', resourceVersion: '3' },
+    });
+    expect(resources[0]?.updatedAt.toISOString()).toBe(at(2).toISOString());
+  });
+
+  it('deletes on snapshot end what the snapshot did not carry, and records the list version', async () => {
+    await store.cache.apply(
+      [pod('acc-snap', 'ns1', 'a', '1'), pod('acc-snap', 'ns1', 'b', '2'), pod('acc-snap', 'ns2', 'c', '3')],
+      at(1),
+    );
+    // The relist is split over batches, as a long list would be.
+    await store.cache.apply(
+      [
+        { type: 'snapshotBegin', scope: podScope('acc-snap'), snapshotId: 's1' },
+        pod('acc-snap', 'ns1', 'a', '4', 's1'),
+      ],
+      at(2),
+    );
+    expect(await names(store, 'acc-snap')).toEqual(['ns1/a', 'ns1/b', 'ns2/c']);
+    const outcome = await store.cache.apply(
+      [
+        pod('acc-snap', 'ns2', 'c', '5', 's1'),
+        { type: 'snapshotEnd', scope: podScope('acc-snap'), snapshotId: 's1', resourceVersion: '10' },
+      ],
+      at(3),
+    );
+    expect(outcome.deleted).toBe(1);
+    expect(await names(store, 'acc-snap')).toEqual(['ns1/a', 'ns2/c']);
+    const versions = await store.cache.resumeVersions(['acc-snap'], 0, at(3));
+    expect(versions).toEqual([{ scope: podScope('acc-snap'), resourceVersion: '10', updatedAt: at(3) }]);
+  });
+
+  it('limits a namespaced snapshot to its namespace', async () => {
+    await store.cache.apply([pod('acc-ns', 'ns1', 'a', '1'), pod('acc-ns', 'ns2', 'b', '2')], at(1));
+    await store.cache.apply(
+      [
+        { type: 'snapshotBegin', scope: podScope('acc-ns', 'ns1'), snapshotId: 's1' },
+        { type: 'snapshotEnd', scope: podScope('acc-ns', 'ns1'), snapshotId: 's1', resourceVersion: '7' },
+      ],
+      at(2),
+    );
+    expect(await names(store, 'acc-ns')).toEqual(['ns2/b']);
+  });
+
+  it('deletes nothing for a snapshot end whose begin it never saw', async () => {
+    await store.cache.apply([pod('acc-unmatched', 'ns1', 'a', '1')], at(1));
+    const outcome = await store.cache.apply(
+      [{ type: 'snapshotEnd', scope: podScope('acc-unmatched'), snapshotId: 'lost', resourceVersion: '9' }],
+      at(2),
+    );
+    expect(outcome.unmatchedSnapshotEnds).toEqual([podScope('acc-unmatched')]);
+    expect(await names(store, 'acc-unmatched')).toEqual(['ns1/a']);
+    expect(await store.cache.resumeVersions(['acc-unmatched'], 0, at(2))).toEqual([]);
+  });
+
+  it('applies a batch all or nothing', async () => {
+    const broken = { ...pod('acc-atomic', 'ns1', 'b', '2'), body: '{not json' };
+    await expect(store.cache.apply([pod('acc-atomic', 'ns1', 'a', '1'), broken], at(1))).rejects.toThrow();
+    expect(await names(store, 'acc-atomic')).toEqual([]);
+  });
+
+  it('returns resume versions with the time they were stored, leaving out those older than the max age', async () => {
+    await store.cache.apply(
+      [{ type: 'bookmark', scope: podScope('acc-resume', 'ns1'), resourceVersion: '100' }],
+      at(0),
+    );
+    await store.cache.apply(
+      [
+        {
+          type: 'bookmark',
+          scope: { account: 'acc-resume', group: 'apps', kind: 'Deployment', namespace: 'ns1' },
+          resourceVersion: '200',
+        },
+      ],
+      at(200),
+    );
+    await store.cache.apply(
+      [{ type: 'bookmark', scope: podScope('acc-resume', 'ns2'), resourceVersion: '300' }],
+      at(250),
+    );
+    const all = await store.cache.resumeVersions(['acc-resume'], 0, at(300));
+    // Ordered by account, API group ('' before 'apps'), kind, namespace.
+    expect(
+      all.map((v) => [v.scope.kind, v.scope.namespace, v.resourceVersion, v.updatedAt.toISOString()]),
+    ).toEqual([
+      ['Pod', 'ns1', '100', at(0).toISOString()],
+      ['Pod', 'ns2', '300', at(250).toISOString()],
+      ['Deployment', 'ns1', '200', at(200).toISOString()],
+    ]);
+    // 300 s max age at t=300: the version stored at t=0 is exactly 300 s old and kept; at t=301 it is not.
+    const recent = await store.cache.resumeVersions(['acc-resume'], 300_000, at(301));
+    expect(recent.map((v) => v.resourceVersion).sort()).toEqual(['200', '300']);
+  });
+
+  it('records an operation result once and reports redeliveries as duplicates', async () => {
+    await store.operations.create(
+      {
+        id: 'op-1',
+        account: 'acc-ops',
+        agentId: 'agent-1',
+        type: 'scale',
+        payload: '{"replicas":3}',
+        deadline: at(60),
+      },
+      at(0),
+    );
+    const first = { id: 'op-1', outcome: 'succeeded' as const, result: '{"ok":true}', error: null };
+    expect(await store.operations.recordResult('agent-1', first, at(1))).toBe('recorded');
+    const second = { id: 'op-1', outcome: 'failed' as const, result: null, error: 'late copy' };
+    expect(await store.operations.recordResult('agent-1', second, at(2))).toBe('duplicate');
+    expect(await store.operations.recordResult('agent-1', { ...first, id: 'op-unknown' }, at(2))).toBe(
+      'unknown',
+    );
+    expect(await store.operations.recordResult('agent-2', first, at(2))).toBe('unknown');
+    const stored = await store.operations.get('op-1');
+    expect(stored).toMatchObject({
+      state: 'succeeded',
+      result: { ok: true },
+      error: null,
+      payload: { replicas: 3 },
+    });
+    expect(stored?.reportedAt?.toISOString()).toBe(at(1).toISOString());
+  });
+
+  it('keeps account registrations with permissions and the status the agent reports', async () => {
+    expect(await store.agents.setAccountStatus('agent-1', 'acc-ops', 'FAILED', 'forbidden', at(5))).toBe(
+      true,
+    );
+    expect(await store.agents.setAccountStatus('agent-2', 'acc-ops', 'ACTIVE', '', at(5))).toBe(false);
+    expect(await store.agents.account('acc-ops')).toMatchObject({
+      agentId: 'agent-1',
+      permissions: { read: ['dev'], write: ['ops'] },
+      kubernetesVersion: 'v1.33.1',
+      status: 'FAILED',
+      statusMessage: 'forbidden',
+    });
+  });
+});

@@ -1,0 +1,89 @@
+// A throwaway PostgreSQL server for tests: initdb in a temporary directory, started on a free
+// loopback port with trust authentication, removed when stopped. PostgreSQL refuses to run as root,
+// so under root the cluster belongs to the `postgres` OS user (Debian's postgresql package makes it).
+import { execFile, execFileSync } from 'node:child_process';
+import { chownSync, existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '../cluster/free-port.ts';
+
+const run = promisify(execFile);
+
+export interface PostgresServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The newest installed server's bin directory, such as /usr/lib/postgresql/15/bin. */
+function findBinDir(): string {
+  const base = '/usr/lib/postgresql';
+  const versions = existsSync(base)
+    ? readdirSync(base)
+        .filter((v) => existsSync(join(base, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  const newest = versions[0];
+  if (newest === undefined) {
+    throw new Error(
+      `no PostgreSQL server under ${base}: install Debian's postgresql package (apt-get install -y postgresql)`,
+    );
+  }
+  return join(base, newest, 'bin');
+}
+
+function asPostgresUser(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+  const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+  return { uid, gid };
+}
+
+export async function startPostgres(): Promise<PostgresServer> {
+  const bin = findBinDir();
+  const user = asPostgresUser();
+  const dir = await mkdtemp(join(tmpdir(), 'orch-agent-pg-'));
+  const dataDir = join(dir, 'data');
+  if (user !== undefined) chownSync(dir, user.uid, user.gid);
+  const options = user === undefined ? {} : { uid: user.uid, gid: user.gid };
+  const port = await freePort();
+  try {
+    await run(
+      join(bin, 'initdb'),
+      ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
+      {
+        ...options,
+        env: { ...process.env, LC_ALL: 'C' },
+      },
+    );
+    await run(
+      join(bin, 'pg_ctl'),
+      [
+        '-D',
+        dataDir,
+        '-l',
+        join(dir, 'server.log'),
+        '-w',
+        '-t',
+        '60',
+        '-o',
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+        'start',
+      ],
+      { ...options, env: { ...process.env, LC_ALL: 'C' } },
+    );
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`PostgreSQL did not start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      await run(join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], options).catch(
+        () => undefined,
+      );
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
