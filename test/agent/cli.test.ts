@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { freePort } from '../cluster/free-port.ts';
 import { writeConfig } from './config/config-fixture.ts';
-import { freePort } from './free-port.ts';
 
 const BIN = join(import.meta.dirname, '../../bin/orch-agent.js');
 const run = promisify(execFile);

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/agent/cli/cli-io.ts';
 import { formatIssue, loadConfig } from '../../src/agent/config/index.ts';
 import { type AgentRuntime, runAgent } from '../../src/agent/main.ts';
+import { freePort } from '../cluster/free-port.ts';
 import { writeConfig } from './config/config-fixture.ts';
-import { freePort } from './free-port.ts';
 
 describe('graceful shutdown', () => {
   it('stops taking operations, lets quick ones finish, cuts off the rest at the deadline, then stops', async () => {

@@ -3,15 +3,11 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { cacheRoot } from '../cluster/binary-cache.ts';
 
 const run = promisify(execFile);
-
-export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
-  return env.ORCH_AGENT_CACHE_DIR ?? join(homedir(), '.cache', 'orch-agent');
-}
 
 export async function goBinary(moduleDir: string, name: string): Promise<string> {
   const hash = createHash('sha256');

@@ -9,8 +9,8 @@ import {
 } from '../../../src/agent/observability/index.ts';
 import { OperationJournal } from '../../../src/agent/operations/index.ts';
 import { WatchRegistry } from '../../../src/agent/watch/index.ts';
+import { freePort } from '../../cluster/free-port.ts';
 import { writeConfig } from '../config/config-fixture.ts';
-import { freePort } from '../free-port.ts';
 
 async function configWith(yaml: string): Promise<AgentConfig> {
   const loaded = await loadConfig(writeConfig(yaml), { fetchSecrets: true });

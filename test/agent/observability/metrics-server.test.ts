@@ -7,8 +7,8 @@ import {
   setConnectionState,
   startMetricsServer,
 } from '../../../src/agent/observability/index.ts';
+import { freePort } from '../../cluster/free-port.ts';
 import { goBinary } from '../../tools/go-binary.ts';
-import { freePort } from '../free-port.ts';
 
 function promcheck(binary: string, text: string): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {

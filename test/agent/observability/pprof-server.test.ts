@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startPprofServer } from '../../../src/agent/observability/index.ts';
+import { freePort } from '../../cluster/free-port.ts';
 import { tempDir } from '../config/config-fixture.ts';
-import { freePort } from '../free-port.ts';
 
 const run = promisify(execFile);
 
