@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type AgentConfig, formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
 import {
   ClusterResources,
@@ -11,18 +11,17 @@ import { type ApplyTarget, applyManifests } from '../../../src/agent/operations/
 import { InvalidManifestError } from '../../../src/agent/operations/apply/manifest.ts';
 import { ApplyConflictError } from '../../../src/agent/operations/apply/server-side-apply.ts';
 import { isRecord } from '../../../src/lib/is-record.ts';
-import { type Cluster, startCluster } from '../../cluster/cluster.ts';
+import { type SharedCluster, sharedCluster } from '../../cluster/index.ts';
 import { writeConfig } from '../config/config-fixture.ts';
 
-let cluster: Cluster;
+let cluster: SharedCluster;
 let http: KubeHttp;
 beforeAll(async () => {
-  cluster = await startCluster({ nodes: 1 });
+  cluster = sharedCluster();
   const account = await accountConfig('');
   const resolved = resolveKubeConfig(account.config.orchestrator.accounts[0]!, { env: {}, noProxy: false });
   http = new KubeHttp(resolved.kubeConfig, resolved.server);
 });
-afterAll(() => cluster?.stop());
 
 async function accountConfig(orchestratorExtra: string) {
   const loaded = await loadConfig(

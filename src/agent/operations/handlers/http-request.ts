@@ -1,0 +1,63 @@
+// `httpRequest`: an HTTP call made from the agent's network, for endpoints only it can reach (webhooks
+// with `networkMode: remoteNetworkAgent`). Only http and https; the response body is cut at a limit
+// and the result says so.
+
+import { fetch } from 'undici';
+import { z } from 'zod';
+import { OperationError } from '../operation-error.ts';
+import { defineHandler } from '../operation-handler.ts';
+
+export const httpRequestHandler = defineHandler({
+  type: 'httpRequest',
+  payload: z.object({
+    method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']),
+    url: z.url({ error: 'expected an absolute URL' }),
+    headers: z.record(z.string(), z.string()).default({}),
+    body: z.string().optional(),
+    timeoutMs: z.int().min(1).max(300_000).default(30_000),
+    maxResponseBytes: z
+      .int()
+      .min(0)
+      .max(16 << 20)
+      .default(1 << 20),
+  }),
+  run: async (payload, context) => {
+    const url = new URL(payload.url);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new OperationError(
+        'INVALID_PAYLOAD',
+        `url: only http and https are allowed, found ${url.protocol}`,
+        'url',
+      );
+    }
+    const response = await fetch(url, {
+      method: payload.method,
+      headers: payload.headers,
+      body: payload.body,
+      redirect: 'manual',
+      signal: AbortSignal.any([context.signal, AbortSignal.timeout(payload.timeoutMs)]),
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    if (response.body !== null) {
+      for await (const chunk of response.body) {
+        const buffer = Buffer.from(chunk);
+        const room = payload.maxResponseBytes - size;
+        if (buffer.length > room) {
+          chunks.push(buffer.subarray(0, room));
+          truncated = true;
+          break;
+        }
+        chunks.push(buffer);
+        size += buffer.length;
+      }
+    }
+    return {
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+      body: Buffer.concat(chunks).toString('utf8'),
+      truncated,
+    };
+  },
+});

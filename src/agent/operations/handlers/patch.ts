@@ -1,0 +1,34 @@
+// `patch`: a strategic merge, JSON merge or JSON patch of one object.
+import { z } from 'zod';
+import { OperationError } from '../operation-error.ts';
+import { defineHandler } from '../operation-handler.ts';
+import { objectPath, objectRefSchema } from './object-ref.ts';
+
+const CONTENT_TYPES = {
+  strategic: 'application/strategic-merge-patch+json',
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+} as const;
+
+export const patchHandler = defineHandler({
+  type: 'patch',
+  payload: objectRefSchema.extend({
+    patchType: z.enum(['strategic', 'merge', 'json']),
+    patch: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))]),
+  }),
+  run: async (payload, context) => {
+    if (payload.patchType === 'json' && !Array.isArray(payload.patch)) {
+      throw new OperationError('INVALID_PAYLOAD', 'patch: a json patch is a list of operations', 'patch');
+    }
+    const answer = await context.cluster.http.request({
+      verb: 'patch',
+      method: 'PATCH',
+      path: await objectPath(payload, context),
+      query: { fieldManager: 'orch-agent' },
+      contentType: CONTENT_TYPES[payload.patchType],
+      body: payload.patch,
+      signal: context.signal,
+    });
+    return { object: answer.body };
+  },
+});

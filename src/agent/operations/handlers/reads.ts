@@ -1,0 +1,125 @@
+// Read operations: `get` one object, `list` objects of a kind (one page, continue token returned),
+// `events` about one object, and `logs` of a pod's container (an instance's console output).
+import { z } from 'zod';
+import { isRecord } from '../../../lib/is-record.ts';
+import { resourcePath } from '../../kube/index.ts';
+import { defineHandler } from '../operation-handler.ts';
+import { getObject, objectPath, objectRefSchema } from './object-ref.ts';
+
+export const getHandler = defineHandler({
+  type: 'get',
+  payload: objectRefSchema,
+  run: async (payload, context) => ({ object: await getObject(payload, context) }),
+});
+
+export const listHandler = defineHandler({
+  type: 'list',
+  payload: z.object({
+    apiVersion: z.string().min(1),
+    kind: z.string().min(1),
+    namespace: z.string().min(1).optional(),
+    labelSelector: z.string().optional(),
+    fieldSelector: z.string().optional(),
+    limit: z.int().min(1).max(5000).default(500),
+    continue: z.string().optional(),
+  }),
+  run: async (payload, context) => {
+    const resource = await context.cluster.resources.resolve(
+      payload.apiVersion,
+      payload.kind,
+      context.signal,
+    );
+    const answer = await context.cluster.http.request({
+      verb: 'list',
+      method: 'GET',
+      path: resourcePath(resource, payload.namespace),
+      query: {
+        labelSelector: payload.labelSelector,
+        fieldSelector: payload.fieldSelector,
+        limit: payload.limit,
+        continue: payload.continue,
+      },
+      signal: context.signal,
+    });
+    const body = isRecord(answer.body) ? answer.body : {};
+    const metadata = isRecord(body.metadata) ? body.metadata : {};
+    return {
+      items: Array.isArray(body.items) ? body.items : [],
+      resourceVersion: metadata.resourceVersion,
+      ...(typeof metadata.continue === 'string' && metadata.continue !== ''
+        ? { continue: metadata.continue }
+        : {}),
+    };
+  },
+});
+
+export const eventsHandler = defineHandler({
+  type: 'events',
+  payload: objectRefSchema.extend({ namespace: z.string().min(1) }),
+  run: async (payload, context) => {
+    const fieldSelector = [
+      `involvedObject.kind=${payload.kind}`,
+      `involvedObject.name=${payload.name}`,
+      `involvedObject.namespace=${payload.namespace}`,
+    ].join(',');
+    const answer = await context.cluster.http.request({
+      verb: 'list',
+      method: 'GET',
+      path: `/api/v1/namespaces/${encodeURIComponent(payload.namespace)}/events`,
+      query: { fieldSelector },
+      signal: context.signal,
+    });
+    const items =
+      isRecord(answer.body) && Array.isArray(answer.body.items) ? answer.body.items.filter(isRecord) : [];
+    return {
+      events: items
+        .map((e) => ({
+          type: e.type,
+          reason: e.reason,
+          message: e.message,
+          count: e.count,
+          firstTimestamp: e.firstTimestamp ?? e.eventTime,
+          lastTimestamp: e.lastTimestamp ?? e.eventTime,
+        }))
+        .sort((a, b) => String(a.lastTimestamp).localeCompare(String(b.lastTimestamp))),
+    };
+  },
+});
+
+export const logsPayload = z.object({
+  namespace: z.string().min(1),
+  pod: z.string().min(1),
+  container: z.string().min(1).optional(),
+  tailLines: z.int().min(1).optional(),
+  limitBytes: z
+    .int()
+    .min(1)
+    .max(16 << 20)
+    .default(1 << 20),
+  previous: z.boolean().default(false),
+});
+
+export const logsHandler = defineHandler({
+  type: 'logs',
+  payload: logsPayload,
+  run: async (payload, context) => {
+    const answer = await context.cluster.http.request({
+      verb: 'get',
+      method: 'GET',
+      path: await objectPath(
+        { apiVersion: 'v1', kind: 'Pod', namespace: payload.namespace, name: payload.pod },
+        context,
+        'log',
+      ),
+      query: {
+        container: payload.container,
+        tailLines: payload.tailLines,
+        limitBytes: payload.limitBytes,
+        previous: payload.previous || undefined,
+      },
+      accept: 'text/plain, */*',
+      signal: context.signal,
+    });
+    return { log: typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body) };
+  },
+});

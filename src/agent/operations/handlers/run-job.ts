@@ -1,0 +1,109 @@
+// `runJob`: create a Job, wait until it completes or fails (or the operation's deadline), and return
+// its outcome with each of its pods' phase and logs. A pod whose logs cannot be read gets the reason
+// instead of failing the whole result.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { isRecord } from '../../../lib/is-record.ts';
+import { parseManifest } from '../apply/manifest.ts';
+import { OperationError, toOperationError } from '../operation-error.ts';
+import { defineHandler } from '../operation-handler.ts';
+
+const record = (v: unknown) => (isRecord(v) ? v : {});
+
+function finished(job: Record<string, unknown>): 'Complete' | 'Failed' | undefined {
+  const conditions = Array.isArray(record(job.status).conditions)
+    ? (record(job.status).conditions as unknown[])
+    : [];
+  for (const c of conditions.filter(isRecord)) {
+    if ((c.type === 'Complete' || c.type === 'Failed') && c.status === 'True') return c.type;
+  }
+  return undefined;
+}
+
+export const runJobHandler = defineHandler({
+  type: 'runJob',
+  payload: z.object({
+    manifest: z.looseObject({ apiVersion: z.literal('batch/v1'), kind: z.literal('Job') }),
+    /** Bytes of log kept per container. */
+    logLimitBytes: z
+      .int()
+      .min(0)
+      .max(4 << 20)
+      .default(256 << 10),
+  }),
+  run: async (payload, context) => {
+    const { http } = context.cluster;
+    const metadata = record(payload.manifest.metadata);
+    const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : undefined;
+    if (namespace === undefined)
+      throw new OperationError(
+        'INVALID_PAYLOAD',
+        'manifest.metadata.namespace: required for a Job',
+        'manifest.metadata.namespace',
+      );
+    // generateName is allowed (a job run per invocation); parseManifest wants a name, so check a stand-in.
+    parseManifest(
+      { ...payload.manifest, metadata: { ...metadata, name: metadata.name ?? metadata.generateName ?? '' } },
+      0,
+    );
+    const created = await http.request({
+      verb: 'create',
+      method: 'POST',
+      path: `/apis/batch/v1/namespaces/${namespace}/jobs`,
+      query: { fieldManager: 'orch-agent' },
+      body: payload.manifest,
+      signal: context.signal,
+    });
+    const name = String(record(record(created.body).metadata).name);
+    const jobPath = `/apis/batch/v1/namespaces/${namespace}/jobs/${name}`;
+    let job = record(created.body);
+    while (finished(job) === undefined) {
+      await sleep(500, undefined, { signal: context.signal });
+      job = record(
+        (await http.request({ verb: 'get', method: 'GET', path: jobPath, signal: context.signal })).body,
+      );
+    }
+    const pods = await http.request({
+      verb: 'list',
+      method: 'GET',
+      path: `/api/v1/namespaces/${namespace}/pods`,
+      query: { labelSelector: `batch.kubernetes.io/job-name=${name}` },
+      signal: context.signal,
+    });
+    const items = Array.isArray(record(pods.body).items)
+      ? (record(pods.body).items as unknown[]).filter(isRecord)
+      : [];
+    const podResults = await Promise.all(
+      items.map(async (pod) => {
+        const podName = String(record(pod.metadata).name);
+        const containers = Array.isArray(record(pod.spec).containers)
+          ? (record(pod.spec).containers as unknown[]).filter(isRecord)
+          : [];
+        const logs: Record<string, string> = {};
+        const logErrors: Record<string, string> = {};
+        for (const container of containers.map((c) => String(c.name))) {
+          try {
+            const answer = await http.request({
+              verb: 'get',
+              method: 'GET',
+              path: `/api/v1/namespaces/${namespace}/pods/${podName}/log`,
+              query: { container, limitBytes: payload.logLimitBytes || undefined },
+              accept: 'text/plain, */*',
+              signal: context.signal,
+            });
+            logs[container] = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+          } catch (error) {
+            logErrors[container] = toOperationError(error).message;
+          }
+        }
+        return {
+          name: podName,
+          phase: record(pod.status).phase,
+          logs,
+          ...(Object.keys(logErrors).length > 0 ? { logErrors } : {}),
+        };
+      }),
+    );
+    return { namespace, name, outcome: finished(job), status: job.status, pods: podResults };
+  },
+});

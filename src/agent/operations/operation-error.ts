@@ -1,0 +1,73 @@
+// Operation failures, coded in one place so the control plane and users can act on them, and the
+// mapping from what went wrong (a Kubernetes answer, a bad payload, a deadline) to a code.
+import { z } from 'zod';
+import { KubeApiError, KubeConfigError, KubeTransportError, UnknownKindError } from '../kube/index.ts';
+import { InvalidManifestError } from './apply/manifest.ts';
+import { ApplyConflictError } from './apply/server-side-apply.ts';
+
+export const OPERATION_ERROR_CODES = [
+  'INVALID_PAYLOAD',
+  'INVALID_MANIFEST',
+  'UNKNOWN_OPERATION',
+  'UNKNOWN_ACCOUNT',
+  'UNKNOWN_KIND',
+  'NOT_FOUND',
+  'FORBIDDEN',
+  'CONFLICT',
+  'INVALID',
+  'UNREACHABLE',
+  'DEADLINE_EXCEEDED',
+  'SHUTTING_DOWN',
+  'FAILED',
+] as const;
+export type OperationErrorCode = (typeof OPERATION_ERROR_CODES)[number];
+
+export const operationErrorSchema = z.object({
+  code: z.enum(OPERATION_ERROR_CODES),
+  message: z.string(),
+  /** The offending field of a payload or manifest, when there is one. */
+  path: z.string().optional(),
+});
+export type OperationErrorInfo = z.infer<typeof operationErrorSchema>;
+
+export class OperationError extends Error {
+  readonly code: OperationErrorCode;
+  readonly path: string | undefined;
+  constructor(code: OperationErrorCode, message: string, path?: string) {
+    super(message);
+    this.name = 'OperationError';
+    this.code = code;
+    this.path = path;
+  }
+}
+
+const BY_STATUS: Record<number, OperationErrorCode> = {
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  422: 'INVALID',
+};
+
+export function toOperationError(error: unknown, signal?: AbortSignal): OperationErrorInfo {
+  if (signal?.aborted) {
+    const reason = signal.reason instanceof Error ? signal.reason : undefined;
+    const shutdown = reason?.message === 'agent shutting down';
+    return {
+      code: shutdown ? 'SHUTTING_DOWN' : 'DEADLINE_EXCEEDED',
+      message: reason?.message ?? 'operation aborted',
+    };
+  }
+  if (error instanceof OperationError)
+    return { code: error.code, message: error.message, ...(error.path ? { path: error.path } : {}) };
+  if (error instanceof InvalidManifestError)
+    return { code: 'INVALID_MANIFEST', message: error.message, path: error.path };
+  if (error instanceof UnknownKindError) return { code: 'UNKNOWN_KIND', message: error.message };
+  if (error instanceof ApplyConflictError) return { code: 'CONFLICT', message: error.message };
+  if (error instanceof KubeApiError) {
+    const path = error.causes.find((c) => c.field)?.field;
+    return { code: BY_STATUS[error.status] ?? 'FAILED', message: error.message, ...(path ? { path } : {}) };
+  }
+  if (error instanceof KubeTransportError || error instanceof KubeConfigError)
+    return { code: 'UNREACHABLE', message: error.message };
+  return { code: 'FAILED', message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,108 @@
+// Runs operations sent by the control plane: finds the account's cluster and the handler, applies the
+// deadline, records the operation in the journal, and returns a result that is never a thrown error.
+// Operations are idempotent by id: a redelivered operation (a retry after a lost acknowledgement, a
+// reconnect) gets the first run's result, or waits for the run still in progress; it never runs twice.
+import { z } from 'zod';
+import { OperationError, operationErrorSchema, toOperationError } from './operation-error.ts';
+import type { AccountCluster, RegisteredHandler } from './operation-handler.ts';
+import type { OperationJournal } from './operation-journal.ts';
+
+export const operationSchema = z.object({
+  id: z.string().min(1),
+  type: z.string().min(1),
+  account: z.string().min(1),
+  payload: z.unknown(),
+  /** Milliseconds the operation may take; the agent's default when absent. */
+  deadlineMs: z.int().min(1).optional(),
+});
+export type Operation = z.infer<typeof operationSchema>;
+
+export const operationResultSchema = z.object({
+  id: z.string(),
+  ok: z.boolean(),
+  result: z.unknown().optional(),
+  error: operationErrorSchema.optional(),
+  durationMs: z.number(),
+});
+export type OperationResult = z.infer<typeof operationResultSchema>;
+
+export interface OperationExecutorDeps {
+  handlers: ReadonlyArray<RegisteredHandler>;
+  clusterFor: (account: string) => AccountCluster | undefined;
+  journal: OperationJournal;
+  defaultDeadlineMs: number;
+  /** How many finished operation ids are remembered for deduplication. */
+  rememberResults: number;
+  now: () => Date;
+  onFinished?: (operation: Operation, result: OperationResult) => void;
+}
+
+export class OperationExecutor {
+  readonly #deps: OperationExecutorDeps;
+  readonly #handlers: Map<string, RegisteredHandler>;
+  readonly #runs = new Map<string, Promise<OperationResult>>();
+
+  constructor(deps: OperationExecutorDeps) {
+    this.#deps = deps;
+    this.#handlers = new Map(deps.handlers.map((h) => [h.type, h]));
+  }
+
+  get types(): string[] {
+    return [...this.#handlers.keys()].sort();
+  }
+
+  execute(operation: Operation): Promise<OperationResult> {
+    const existing = this.#runs.get(operation.id);
+    if (existing !== undefined) return existing;
+    const run = this.#run(operation);
+    this.#runs.set(operation.id, run);
+    // Forget the oldest ids beyond the limit; Map keeps insertion order.
+    for (const id of this.#runs.keys()) {
+      if (this.#runs.size <= this.#deps.rememberResults) break;
+      this.#runs.delete(id);
+    }
+    return run;
+  }
+
+  async #run(operation: Operation): Promise<OperationResult> {
+    const started = this.#deps.now().getTime();
+    const finish = (outcome: Omit<OperationResult, 'id' | 'durationMs'>): OperationResult => {
+      const result = { id: operation.id, ...outcome, durationMs: this.#deps.now().getTime() - started };
+      this.#deps.journal.end(operation.id, result.ok ? 'succeeded' : 'failed', result.error?.message);
+      this.#deps.onFinished?.(operation, result);
+      return result;
+    };
+    const shutdown = this.#deps.journal.begin(operation.id, operation.type, operation.account);
+    if (shutdown === undefined) {
+      const error = {
+        code: 'SHUTTING_DOWN' as const,
+        message: 'the agent is shutting down and takes no new operations',
+      };
+      this.#deps.onFinished?.(operation, { id: operation.id, ok: false, error, durationMs: 0 });
+      return { id: operation.id, ok: false, error, durationMs: 0 };
+    }
+    const signal = AbortSignal.any([
+      shutdown,
+      AbortSignal.timeout(operation.deadlineMs ?? this.#deps.defaultDeadlineMs),
+    ]);
+    try {
+      const handler = this.#handlers.get(operation.type);
+      if (handler === undefined) {
+        throw new OperationError(
+          'UNKNOWN_OPERATION',
+          `unknown operation type '${operation.type}'; known: ${this.types.join(', ')}`,
+        );
+      }
+      const cluster = this.#deps.clusterFor(operation.account);
+      if (cluster === undefined)
+        throw new OperationError(
+          'UNKNOWN_ACCOUNT',
+          `this agent does not serve account '${operation.account}'`,
+        );
+      const result = await handler.execute(operation.payload, { cluster, signal, now: this.#deps.now });
+      return finish({ ok: true, result });
+    } catch (error) {
+      return finish({ ok: false, error: toOperationError(error, signal) });
+    }
+  }
+}

@@ -1,0 +1,61 @@
+// An operation executor wired to a real cluster for tests: the account reaches the cluster through a
+// kubeconfig file (admin, or a restricted service-account token).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type AgentConfig, formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
+import { ClusterResources, KubeHttp, resolveKubeConfig } from '../../../src/agent/kube/index.ts';
+import {
+  type AccountCluster,
+  HANDLERS,
+  OperationExecutor,
+  OperationJournal,
+} from '../../../src/agent/operations/index.ts';
+import { tempDir, writeConfig } from '../config/config-fixture.ts';
+
+export async function accountCluster(
+  kubeconfigPath: string,
+  orchestratorExtra = '',
+): Promise<AccountCluster> {
+  const loaded = await loadConfig(
+    writeConfig(
+      `orchestrator:\n${orchestratorExtra}  retries:\n    backOffMs: 10\n  accounts:\n    - name: test\n      orchConfigFile: ${kubeconfigPath}\n`,
+    ),
+    { fetchSecrets: false },
+  );
+  if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join('\n'));
+  const config: AgentConfig = loaded.config;
+  const account = config.orchestrator.accounts[0]!;
+  const resolved = resolveKubeConfig(account, { env: {}, noProxy: false });
+  const http = new KubeHttp(resolved.kubeConfig, resolved.server);
+  return { config, account, http, resources: new ClusterResources(http), patchSchemas: new Map() };
+}
+
+/** A kubeconfig for `server` that authenticates with `token` (for RBAC tests). */
+export function tokenKubeconfig(server: string, caFile: string, token: string): string {
+  const file = join(tempDir(), 'kubeconfig');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'c', cluster: { server, 'certificate-authority': caFile } }],
+      users: [{ name: 'u', user: { token } }],
+      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'x',
+    }),
+  );
+  return file;
+}
+
+export function executorFor(clusters: Record<string, AccountCluster>, defaultDeadlineMs = 60_000) {
+  const journal = new OperationJournal({ capacity: 100, now: Date.now });
+  const executor = new OperationExecutor({
+    handlers: HANDLERS,
+    clusterFor: (name) => clusters[name],
+    journal,
+    defaultDeadlineMs,
+    rememberResults: 100,
+    now: () => new Date(),
+  });
+  return { executor, journal };
+}
