@@ -3,7 +3,7 @@
 // those in flight until the deadline and report the rest as failed, close the listeners, flush logs.
 import { Registry } from 'prom-client';
 import pkg from '../../package.json' with { type: 'json' };
-import { AccountRegistry } from './accounts/index.ts';
+import { AccountClusters, AccountRegistry } from './accounts/index.ts';
 import type { CliIo } from './cli/cli-io.ts';
 import type { LoadedConfig } from './config/index.ts';
 import {
@@ -16,16 +16,23 @@ import {
   startMetricsServer,
   startPprofServer,
 } from './observability/index.ts';
-import { OperationJournal } from './operations/index.ts';
+import { HANDLERS, OperationExecutor, OperationJournal } from './operations/index.ts';
 import { WatchRegistry } from './watch/index.ts';
 
 /** Kubernetes gives a pod 30 s after SIGTERM by default; 5 s are left for reporting and flushing. */
 export const SHUTDOWN_DEADLINE_MS = 25_000;
 
+/** Operations without a deadline of their own get this long. */
+export const DEFAULT_OPERATION_DEADLINE_MS = 5 * 60_000;
+/** How long the first reachability check of an account may take. */
+const ACCOUNT_CHECK_TIMEOUT_MS = 15_000;
+
 export interface AgentRuntime {
   accounts: AccountRegistry;
+  clusters: AccountClusters;
   watches: WatchRegistry;
   operations: OperationJournal;
+  executor: OperationExecutor;
   checks: HealthChecks;
 }
 
@@ -50,13 +57,38 @@ export async function runAgent(
   }
 
   const now = () => new Date();
+  const registry = new Registry();
+  const watches = new WatchRegistry(now);
+  const metrics = createAgentMetrics(registry, { activeWatches: () => watches.active() });
+  const accounts = new AccountRegistry(now);
+  const clusters = new AccountClusters({
+    config,
+    registry: accounts,
+    env: io.env,
+    onResponse: (verb, code) => metrics.kubernetesRequests.inc({ verb, code: String(code) }),
+  });
+  const journal = new OperationJournal({ capacity: 200, now: Date.now });
   const runtime: AgentRuntime = {
-    accounts: new AccountRegistry(now),
-    watches: new WatchRegistry(now),
-    operations: new OperationJournal({ capacity: 200, now: Date.now }),
+    accounts,
+    clusters,
+    watches,
+    operations: journal,
+    executor: new OperationExecutor({
+      handlers: HANDLERS,
+      clusterFor: (name) => clusters.get(name),
+      unavailableReason: (name) => accounts.status(name)?.lastAssignmentMsg,
+      journal,
+      defaultDeadlineMs: DEFAULT_OPERATION_DEADLINE_MS,
+      rememberResults: 1000,
+      now,
+      onFinished: (operation, result) => {
+        metrics.operations.inc({ type: operation.type, result: result.ok ? 'succeeded' : 'failed' });
+        metrics.operationDuration.observe({ type: operation.type }, result.durationMs / 1000);
+      },
+    }),
     checks: new HealthChecks(),
   };
-  for (const account of config.orchestrator.accounts) runtime.accounts.add(account, 'static-agent-config');
+  for (const account of config.orchestrator.accounts) accounts.add(account, 'static-agent-config');
   runtime.checks.register({
     name: 'operations',
     kind: 'readiness',
@@ -66,8 +98,6 @@ export async function runAgent(
         : { ok: false, message: 'shutting down: not accepting operations' },
   });
 
-  const registry = new Registry();
-  createAgentMetrics(registry, { activeWatches: () => runtime.watches.active() });
   const onServerError = (error: Error) => log.error({ err: error }, 'side server error');
   const servers: Array<[string, SideServer]> = [];
   const stopServers = async () => {
@@ -100,6 +130,16 @@ export async function runAgent(
     await logging.close();
     throw error;
   }
+
+  await Promise.all(
+    config.orchestrator.accounts.map(async (account) => {
+      const connected = await clusters.connect(account, AbortSignal.timeout(ACCOUNT_CHECK_TIMEOUT_MS));
+      const status = accounts.status(account.name);
+      if (connected)
+        log.info({ account: account.name, cluster: clusters.info(account.name) }, 'account active');
+      else log.error({ account: account.name, reason: status?.lastAssignmentMsg }, 'account failed');
+    }),
+  );
 
   log.info(
     {

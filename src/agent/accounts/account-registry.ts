@@ -66,6 +66,10 @@ export class AccountRegistry {
     return this.#accounts.get(name)?.config;
   }
 
+  status(name: string): AccountStatus | undefined {
+    return this.#accounts.get(name)?.status;
+  }
+
   statuses(): AccountStatus[] {
     return [...this.#accounts.values()].map((a) => a.status).sort((a, b) => a.name.localeCompare(b.name));
   }

@@ -29,6 +29,8 @@ export type OperationResult = z.infer<typeof operationResultSchema>;
 export interface OperationExecutorDeps {
   handlers: ReadonlyArray<RegisteredHandler>;
   clusterFor: (account: string) => AccountCluster | undefined;
+  /** Why a served account has no cluster connection (its last failure), if it is served at all. */
+  unavailableReason?: (account: string) => string | undefined;
   journal: OperationJournal;
   defaultDeadlineMs: number;
   /** How many finished operation ids are remembered for deduplication. */
@@ -94,11 +96,12 @@ export class OperationExecutor {
         );
       }
       const cluster = this.#deps.clusterFor(operation.account);
-      if (cluster === undefined)
-        throw new OperationError(
-          'UNKNOWN_ACCOUNT',
-          `this agent does not serve account '${operation.account}'`,
-        );
+      if (cluster === undefined) {
+        const reason = this.#deps.unavailableReason?.(operation.account);
+        throw reason === undefined
+          ? new OperationError('UNKNOWN_ACCOUNT', `this agent does not serve account '${operation.account}'`)
+          : new OperationError('UNREACHABLE', `account '${operation.account}' is not connected: ${reason}`);
+      }
       const result = await handler.execute(operation.payload, { cluster, signal, now: this.#deps.now });
       return finish({ ok: true, result });
     } catch (error) {

@@ -1,0 +1,20 @@
+// Errors of the control-plane connection, coded in one place (as fastify's FST_ERR_…) so logs and
+// callers can tell a bad setting from a failed token command or a refused call.
+
+export const CONNECTION_ERRORS = {
+  CLOUDCTL_TLS_FILE: 'a TLS file named in cloudctl.tls cannot be read or parsed',
+  CLOUDCTL_TLS_KEY_PASSWORD: 'cloudctl.tls.clientKeyFilePassword does not decrypt the client key',
+  CLOUDCTL_TOKEN_COMMAND: 'cloudctl.auth.tokenCommand failed or printed no token',
+  CLOUDCTL_HANDSHAKE: 'the control plane did not answer hello with registered',
+} as const;
+
+export type ConnectionErrorCode = keyof typeof CONNECTION_ERRORS;
+
+export class ConnectionError extends Error {
+  readonly code: ConnectionErrorCode;
+  constructor(code: ConnectionErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ConnectionError';
+    this.code = code;
+  }
+}

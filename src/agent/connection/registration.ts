@@ -1,0 +1,54 @@
+// What the agent tells the control plane in hello, and where its identity comes from by default.
+import { hostname } from 'node:os';
+import type { Hello } from '../../proto/index.ts';
+import type { Environment } from './proxy-env.ts';
+
+export interface RegisteredAccount {
+  name: string;
+  /** READ and WRITE role lists, as the account's config declares them. */
+  permissions: { read: string[]; write: string[] };
+  /** Host (and port) of the account's Kubernetes API server. */
+  apiServerHost: string;
+  /** Such as "v1.33.1"; empty when the cluster has not been reached yet. */
+  kubernetesVersion: string;
+}
+
+export interface AgentIdentity {
+  agentId: string;
+  zoneId: string;
+  replicaCount: number;
+}
+
+export interface Registration extends AgentIdentity {
+  accounts: RegisteredAccount[];
+}
+
+/**
+ * Identity defaults from the environment the Helm chart sets: agent id from `ORCH_AGENT_ID`, else
+ * `POD_NAME`, else the host name; zone from `ORCH_AGENT_ZONE_ID` (empty when unset); replicas from
+ * `ORCH_AGENT_REPLICAS` (1 when unset or not a positive integer).
+ */
+export function identityFromEnv(env: Environment, host: string = hostname()): AgentIdentity {
+  const nonEmpty = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
+  const replicas = Number(nonEmpty(env.ORCH_AGENT_REPLICAS) ?? '1');
+  return {
+    agentId: nonEmpty(env.ORCH_AGENT_ID) ?? nonEmpty(env.POD_NAME) ?? host,
+    zoneId: nonEmpty(env.ORCH_AGENT_ZONE_ID) ?? '',
+    replicaCount: Number.isInteger(replicas) && replicas > 0 ? replicas : 1,
+  };
+}
+
+export function helloMessage(registration: Registration, version: string): Hello {
+  return {
+    agentId: registration.agentId,
+    version,
+    zoneId: registration.zoneId,
+    replicaCount: registration.replicaCount,
+    accounts: registration.accounts.map((a) => ({
+      name: a.name,
+      permissions: { read: a.permissions.read, write: a.permissions.write },
+      apiServerHost: a.apiServerHost,
+      kubernetesVersion: a.kubernetesVersion,
+    })),
+  };
+}
