@@ -40,7 +40,12 @@ export async function runAgent(
   loaded: LoadedConfig,
   io: CliIo,
   stop: Promise<string>,
-  options: { shutdownDeadlineMs?: number; onStarted?: (runtime: AgentRuntime) => void } = {},
+  options: {
+    shutdownDeadlineMs?: number;
+    onStarted?: (runtime: AgentRuntime) => void;
+    /** Prefix of the service-account files for `serviceAccount: true` (tests run in-cluster mode outside a pod). */
+    serviceAccountRoot?: string;
+  } = {},
 ): Promise<void> {
   const { config } = loaded;
   const logging = await createLogger(config, {
@@ -66,6 +71,7 @@ export async function runAgent(
     registry: accounts,
     env: io.env,
     onResponse: (verb, code) => metrics.kubernetesRequests.inc({ verb, code: String(code) }),
+    ...(options.serviceAccountRoot === undefined ? {} : { serviceAccountRoot: options.serviceAccountRoot }),
   });
   const journal = new OperationJournal({ capacity: 200, now: Date.now });
   const runtime: AgentRuntime = {

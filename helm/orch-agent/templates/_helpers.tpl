@@ -24,6 +24,11 @@ app.kubernetes.io/name: {{ include "orch-agent.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 
+{{/* Cluster-scoped names carry the namespace: two releases of one name in two namespaces must not collide. */}}
+{{- define "orch-agent.clusterRoleName" -}}
+{{- printf "%s-%s" (include "orch-agent.fullname" .) .Release.Namespace | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
 {{- define "orch-agent.serviceAccountName" -}}
 {{- default (include "orch-agent.fullname" .) .Values.serviceAccount.name }}
 {{- end }}

@@ -78,7 +78,18 @@ export function resolveKubeConfig(account: AccountConfig, options: KubeConfigOpt
   let source: string;
   try {
     if (account.serviceAccount) {
+      // client-node reads the API server address from process.env; the agent's environment is passed
+      // in (and may differ in tests), so the address is set from it.
+      const host = options.env.KUBERNETES_SERVICE_HOST;
+      const port = options.env.KUBERNETES_SERVICE_PORT;
+      if (!host || !port) {
+        throw new KubeConfigError(
+          'serviceAccount: true needs KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT, which Kubernetes sets in every pod; is the agent running in a cluster?',
+        );
+      }
       kc.loadFromCluster(options.serviceAccountRoot);
+      const server = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      kc.clusters = kc.clusters.map((c) => ({ ...c, server }));
       source = 'in-cluster service account';
     } else if (account.orchConfigFile !== undefined) {
       kc.loadFromFile(account.orchConfigFile);
