@@ -43,8 +43,9 @@ export function bypassesProxy(host: string, port: string, noProxy: string): bool
       }
       continue;
     }
-    const withPort = /^(.*):(\d+)$/.exec(entry);
-    if (withPort !== null && !entry.includes(']') && (withPort[1] ?? '').includes(':') === false) {
+    // host:port (an IPv6 address without brackets has more than one colon and no port).
+    const withPort = /^([^:]+):(\d+)$/.exec(entry);
+    if (withPort !== null) {
       if (withPort[2] !== port) continue;
       entry = withPort[1] ?? '';
     }

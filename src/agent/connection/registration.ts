@@ -29,7 +29,8 @@ export interface Registration extends AgentIdentity {
  * `ORCH_AGENT_REPLICAS` (1 when unset or not a positive integer).
  */
 export function identityFromEnv(env: Environment, host: string = hostname()): AgentIdentity {
-  const nonEmpty = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
+  const nonEmpty = (value: string | undefined) =>
+    value === undefined || value.trim() === '' ? undefined : value.trim();
   const replicas = Number(nonEmpty(env.ORCH_AGENT_REPLICAS) ?? '1');
   return {
     agentId: nonEmpty(env.ORCH_AGENT_ID) ?? nonEmpty(env.POD_NAME) ?? host,

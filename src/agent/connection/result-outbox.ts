@@ -131,7 +131,11 @@ export class ResultOutbox {
         if (this.#stopped) return;
         const code = statusCode(error);
         if (code !== undefined && FINAL_CODES.has(code)) {
-          this.#finish(id, false, `refused by the control plane: ${error instanceof Error ? error.message : code}`);
+          this.#finish(
+            id,
+            false,
+            `refused by the control plane: ${error instanceof Error ? error.message : code}`,
+          );
           return;
         }
         if (!this.#connected || epoch !== this.#epoch) {

@@ -19,14 +19,19 @@ import {
   toTimestamp,
 } from '../../proto/index.ts';
 
-export type SessionEndReason =
-  | 'server_closed'
-  | 'heartbeat_missed'
-  | 'operation_idle'
-  | 'handshake_timeout'
-  | 'stopped'
-  /** The stream ended with this gRPC status, lower case (`unavailable`, `unauthenticated`, ...). */
-  | Lowercase<keyof typeof grpcStatus>;
+/**
+ * Why a session ended (the `reason` label of orch_agent_disconnects_total): one of
+ * SESSION_END_REASONS, or the gRPC status the stream ended with, lower case (`unavailable`,
+ * `unauthenticated`, ...).
+ */
+export const SESSION_END_REASONS = [
+  'server_closed',
+  'heartbeat_missed',
+  'operation_idle',
+  'handshake_timeout',
+  'stopped',
+] as const;
+export type SessionEndReason = (typeof SESSION_END_REASONS)[number] | (string & {});
 
 export interface SessionEnd {
   reason: SessionEndReason;
@@ -63,9 +68,8 @@ export interface SessionOptions {
 }
 
 function statusReason(code: number): SessionEndReason {
-  const name = grpcStatus[code];
-  if (name === undefined) return 'unknown';
-  return name.toLowerCase() as Lowercase<keyof typeof grpcStatus>;
+  const name: string | undefined = grpcStatus[code];
+  return name === undefined ? 'unknown' : name.toLowerCase();
 }
 
 export class Session {
