@@ -5,7 +5,8 @@ import { Registry } from 'prom-client';
 import pkg from '../../package.json' with { type: 'json' };
 import { AccountClusters, AccountRegistry } from './accounts/index.ts';
 import type { CliIo } from './cli/cli-io.ts';
-import type { LoadedConfig } from './config/index.ts';
+import { type AccountConfig, type LoadedConfig, parseAccount } from './config/index.ts';
+import { ControlPlaneConnection, identityFromEnv, type Registration } from './connection/index.ts';
 import {
   createAgentMetrics,
   createLogger,
@@ -17,7 +18,8 @@ import {
   startPprofServer,
 } from './observability/index.ts';
 import { HANDLERS, OperationExecutor, OperationJournal } from './operations/index.ts';
-import { WatchRegistry } from './watch/index.ts';
+import { GrpcCacheSink } from './watch/grpc-cache-sink.ts';
+import { WatchManager, WatchRegistry } from './watch/index.ts';
 
 /** Kubernetes gives a pod 30 s after SIGTERM by default; 5 s are left for reporting and flushing. */
 export const SHUTDOWN_DEADLINE_MS = 25_000;
@@ -26,8 +28,14 @@ export const SHUTDOWN_DEADLINE_MS = 25_000;
 export const DEFAULT_OPERATION_DEADLINE_MS = 5 * 60_000;
 /** How long the first reachability check of an account may take. */
 const ACCOUNT_CHECK_TIMEOUT_MS = 15_000;
+/** How long watches wait for the control plane at start, to resume instead of listing. */
+const FIRST_CONNECT_WAIT_MS = 15_000;
+/** How long, at shutdown, results still queued get to reach the control plane. */
+const RESULT_FLUSH_MS = 3_000;
 
 export interface AgentRuntime {
+  connection: ControlPlaneConnection;
+  watch: WatchManager;
   accounts: AccountRegistry;
   clusters: AccountClusters;
   watches: WatchRegistry;
@@ -74,7 +82,95 @@ export async function runAgent(
     ...(options.serviceAccountRoot === undefined ? {} : { serviceAccountRoot: options.serviceAccountRoot }),
   });
   const journal = new OperationJournal({ capacity: 200, now: Date.now });
+  const identity = identityFromEnv(io.env);
+  const registration = (): Registration => ({
+    ...identity,
+    accounts: accounts.statuses().flatMap((status) => {
+      const account = accounts.config(status.name);
+      const info = clusters.info(status.name);
+      if (account === undefined) return [];
+      return [
+        {
+          name: account.name,
+          permissions: { read: account.permissions.READ ?? [], write: account.permissions.WRITE ?? [] },
+          apiServerHost: info === undefined ? '' : new URL(info.server).host,
+          kubernetesVersion: info?.kubernetesVersion ?? '',
+        },
+      ];
+    }),
+  });
+  // Filled in below: the connection's callbacks reach the executor and the watches through it.
+  const late: { runtime?: AgentRuntime } = {};
+  const connection = new ControlPlaneConnection({
+    config,
+    version: pkg.version,
+    registration,
+    onOperation: (operation) => {
+      const executor = late.runtime?.executor;
+      if (executor === undefined) return;
+      void executor.execute(operation).then((result) => connection.reportResult(result, operation.account));
+    },
+    onAddAccounts: (added) => {
+      for (const { name, definition } of added) void addDynamicAccount(name, definition);
+    },
+    onDeleteAccounts: (names) => {
+      for (const name of names) void removeAccount(name);
+    },
+    logger: log,
+    metrics,
+    env: io.env,
+  });
+  const watch = new WatchManager({
+    config,
+    sink: new GrpcCacheSink(connection),
+    registry: watches,
+    clusterFor: (name) => clusters.get(name),
+    onSent: (account, events, bytes) => {
+      metrics.eventsSent.inc({ account }, events);
+      metrics.eventBytesSent.inc({ account }, bytes);
+    },
+    onListDuration: (seconds) => metrics.listDuration.observe(seconds),
+    onQueueDepth: (depth) => metrics.schedulerQueueDepth.set(depth),
+    onError: (context, error) => log.warn({ context, err: error }, 'watch problem; retrying'),
+  });
+
+  /** Connects an account and reports its state to the control plane; true when it is ACTIVE. */
+  const activate = async (account: AccountConfig): Promise<boolean> => {
+    const connected = await clusters.connect(account, AbortSignal.timeout(ACCOUNT_CHECK_TIMEOUT_MS));
+    const status = accounts.status(account.name);
+    connection.reportAccountStatus(
+      account.name,
+      connected ? 'ACTIVE' : 'FAILED',
+      status?.lastAssignmentMsg ?? '',
+    );
+    if (connected)
+      log.info({ account: account.name, cluster: clusters.info(account.name) }, 'account active');
+    else log.error({ account: account.name, reason: status?.lastAssignmentMsg }, 'account failed');
+    return connected;
+  };
+  const addDynamicAccount = async (name: string, definition: unknown) => {
+    const parsed = parseAccount(config.variant, {
+      name,
+      ...(typeof definition === 'object' && definition !== null ? definition : {}),
+    });
+    if (!parsed.ok) {
+      log.error({ account: name, reason: parsed.message }, 'dynamic account refused');
+      connection.reportAccountStatus(name, 'FAILED', `invalid account definition: ${parsed.message}`);
+      return;
+    }
+    await removeAccount(name);
+    accounts.add(parsed.account, 'cloudctl');
+    if (await activate(parsed.account)) await watch.startAccount(name);
+  };
+  const removeAccount = async (name: string) => {
+    await watch.stopAccount(name);
+    clusters.disconnect(name);
+    accounts.remove(name);
+  };
+
   const runtime: AgentRuntime = {
+    connection,
+    watch,
     accounts,
     clusters,
     watches,
@@ -94,7 +190,23 @@ export async function runAgent(
     }),
     checks: new HealthChecks(),
   };
+  late.runtime = runtime;
   for (const account of config.orchestrator.accounts) accounts.add(account, 'static-agent-config');
+  runtime.checks.register(connection.readinessCheck());
+  runtime.checks.register({
+    name: 'initial-sync',
+    kind: 'readiness',
+    check: () => {
+      // Failed accounts are reported, not waited for; pending and active ones must have synced.
+      const waiting = accounts
+        .statuses()
+        .filter((a) => a.state === 'PENDING' || (a.state === 'ACTIVE' && !watch.accountSynced(a.name)))
+        .map((a) => a.name);
+      return waiting.length === 0
+        ? { ok: true, message: 'every active account has synced' }
+        : { ok: false, message: `initial sync in progress: ${waiting.join(', ')}` };
+    },
+  });
   runtime.checks.register({
     name: 'operations',
     kind: 'readiness',
@@ -137,15 +249,29 @@ export async function runAgent(
     throw error;
   }
 
-  await Promise.all(
-    config.orchestrator.accounts.map(async (account) => {
-      const connected = await clusters.connect(account, AbortSignal.timeout(ACCOUNT_CHECK_TIMEOUT_MS));
-      const status = accounts.status(account.name);
-      if (connected)
-        log.info({ account: account.name, cluster: clusters.info(account.name) }, 'account active');
-      else log.error({ account: account.name, reason: status?.lastAssignmentMsg }, 'account failed');
-    }),
+  await connection.start();
+  // Watches ask the control plane where to resume: let the first connection attempt finish (it ends
+  // connected, or in backoff when the control plane is away; then watches list instead).
+  await new Promise<void>((resolve) => {
+    const settled = (state: string) => state === 'connected' || state === 'backoff' || state === 'stopped';
+    if (settled(connection.state)) return resolve();
+    const timer = setTimeout(finish, FIRST_CONNECT_WAIT_MS);
+    const unsubscribe = connection.onStateChange((state) => {
+      if (settled(state)) finish();
+    });
+    function finish() {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    }
+  });
+  const active = await Promise.all(
+    config.orchestrator.accounts.map(async (account) => ((await activate(account)) ? [account.name] : [])),
   );
+  // Started in the background: accounts start in groups (cacheGroupSize), and readiness waits for them.
+  void watch
+    .start(active.flat())
+    .catch((error: unknown) => log.error({ err: error }, 'starting watches failed'));
 
   log.info(
     {
@@ -171,6 +297,10 @@ export async function runAgent(
       'operation cut off by shutdown, reported as failed',
     );
   }
+  await watch.stop();
+  // Results of finished and cut-off operations get a last chance to reach the control plane.
+  await connection.flushResults(RESULT_FLUSH_MS);
+  await connection.stop();
   await stopServers();
   log.info({ cutOff: cutOff.length }, 'orch-agent stopped');
   await logging.close();

@@ -84,10 +84,12 @@ describe('orch-agent binary', () => {
     });
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
+    // The lifecycle lines; the connection component logs its own attempts alongside.
     const messages = stdout
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l));
+      .map((l) => JSON.parse(l))
+      .filter((m) => m.component === undefined);
     expect(messages.map((m) => m.msg)).toEqual([
       'orch-agent started',
       'orch-agent stopping: no new operations',

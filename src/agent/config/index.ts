@@ -7,6 +7,7 @@ export { formatIssue } from './config-issue.ts';
 export { printEffectiveConfig, REDACTED, redactedConfig } from './effective-config.ts';
 export type { FailedConfig, LoadConfigOptions, LoadedConfig } from './load-config.ts';
 export { loadConfig, schemaIndexes } from './load-config.ts';
+export { parseAccount } from './parse-account.ts';
 export type {
   AccountConfig,
   AgentConfig,

@@ -3,10 +3,10 @@
 // connection-state.ts is the single truth about where the connection stands; everything else
 // (metrics, readiness, the outbox) follows its transitions.
 import { type CallOptions, type ChannelCredentials, Metadata, type ServiceError } from '@grpc/grpc-js';
-import type { Logger } from 'pino';
 import { Backoff } from '../../lib/backoff.ts';
 import {
   type AgentSessionClient,
+  type CachingClient,
   fromTimestamp,
   loadContract,
   type Operation__Output,
@@ -14,7 +14,7 @@ import {
   type OperationResultsClient,
 } from '../../proto/index.ts';
 import type { AgentConfig } from '../config/index.ts';
-import type { AgentMetrics, ConnectionStateName, HealthCheck } from '../observability/index.ts';
+import type { AgentMetrics, ConnectionStateName, HealthCheck, Log } from '../observability/index.ts';
 import type { Operation, OperationResult } from '../operations/index.ts';
 import { type ChannelPlan, channelPlan } from './channel-options.ts';
 import { ConnectionState, type StateListener } from './connection-state.ts';
@@ -46,7 +46,7 @@ export interface ControlPlaneConnectionOptions {
   onDeleteAccounts?: (names: string[]) => void;
   /** Each registered session, with the control plane's cache directives. */
   onRegistered?: (info: RegisteredInfo) => void;
-  logger: Logger;
+  logger: Log;
   metrics: AgentMetrics;
   /** Proxy variables are read from here; process.env by default. */
   env?: Environment;
@@ -58,7 +58,7 @@ export interface ControlPlaneConnectionOptions {
 
 export class ControlPlaneConnection {
   readonly #options: ControlPlaneConnectionOptions;
-  readonly #log: Logger;
+  readonly #log: Log;
   readonly #now: () => number;
   readonly #state: ConnectionState;
   readonly #tokens: TokenSource;
@@ -71,6 +71,7 @@ export class ControlPlaneConnection {
   #credentials: ChannelCredentials | undefined;
   #sessionClient: AgentSessionClient | undefined;
   #resultsClient: OperationResultsClient | undefined;
+  #cachingClient: CachingClient | undefined;
   #session: Session | undefined;
 
   constructor(options: ControlPlaneConnectionOptions) {
@@ -382,11 +383,21 @@ export class ControlPlaneConnection {
       ...options,
       channelOverride: session.getChannel(),
     });
+    this.#cachingClient = new v1.Caching(target, credentials, {
+      ...options,
+      channelOverride: session.getChannel(),
+    });
+  }
+
+  /** The caching service on the current channel, for the watch uplink; undefined while disconnected. */
+  cachingClient(): CachingClient | undefined {
+    return this.#state.current === 'connected' ? this.#cachingClient : undefined;
   }
 
   #closeChannel(): void {
     this.#sessionClient?.close();
     this.#sessionClient = undefined;
     this.#resultsClient = undefined;
+    this.#cachingClient = undefined;
   }
 }

@@ -8,9 +8,10 @@
 //   (`enabled: false`: one attempt); an attempt cut short by the connection dropping is not counted;
 // - NOT_FOUND (cloudctl never sent that id) and INVALID_ARGUMENT are final: retrying cannot help;
 // - a result that runs out of retries, or finds the outbox full, is logged and counted, never thrown.
+
 import { status } from '@grpc/grpc-js';
-import type { Logger } from 'pino';
 import type { OperationResult as OperationResultMessage } from '../../proto/index.ts';
+import type { Log } from '../observability/index.ts';
 
 export interface ResultOutboxOptions {
   enabled: boolean;
@@ -20,7 +21,7 @@ export interface ResultOutboxOptions {
   capacity: number;
   /** One delivery attempt; rejects with the call's error. */
   deliver: (message: OperationResultMessage) => Promise<void>;
-  logger: Logger;
+  logger: Log;
 }
 
 const FINAL_CODES: ReadonlySet<number> = new Set([status.NOT_FOUND, status.INVALID_ARGUMENT]);

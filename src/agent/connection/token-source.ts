@@ -2,9 +2,10 @@
 // `cloudctl.auth.tokenCommand`, run once or every `refreshIntervalSeconds`. A refreshed token is used
 // from the next call on. A failing command is logged (never its output: it may hold the token) and
 // run again with backoff; the previous token stays in use meanwhile.
+
 import { execFile } from 'node:child_process';
-import type { Logger } from 'pino';
 import { Backoff } from '../../lib/backoff.ts';
+import type { Log } from '../observability/index.ts';
 import { ConnectionError } from './connection-error.ts';
 import type { CloudctlSettings } from './credentials.ts';
 
@@ -58,13 +59,13 @@ export function parseTokenOutput(output: string, format: TokenCommand['format'])
 }
 
 export interface TokenSourceDeps {
-  logger: Logger;
+  logger: Log;
   run?: CommandRunner;
 }
 
 export class TokenSource {
   readonly #auth: AuthSettings;
-  readonly #logger: Logger;
+  readonly #logger: Log;
   readonly #run: CommandRunner;
   readonly #retry: Backoff;
   #current: string | undefined;

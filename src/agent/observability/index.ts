@@ -7,7 +7,7 @@ export type { CheckResult, HealthCheck, ProbeKind } from './health-checks.ts';
 export { HealthChecks } from './health-checks.ts';
 export type { AdminSources } from './health-server.ts';
 export { startHealthServer } from './health-server.ts';
-export type { AgentLogger, AgentLogging } from './logger.ts';
+export type { AgentLogger, AgentLogging, Log } from './logger.ts';
 export { createLogger } from './logger.ts';
 export { startMetricsServer } from './metrics-server.ts';
 export { startPprofServer } from './pprof/pprof-server.ts';

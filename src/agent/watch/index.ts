@@ -1,3 +1,11 @@
-// Watching clusters: the registry of running watches.
+// Watching clusters and streaming their state: targets from discovery and filters, one list/watch
+// loop per scope, a bounded coalescing buffer, the task budget, and the registry of running watches.
+export type { CacheItem, CacheSink, ResumePoint, WatchScope } from './cache-item.ts';
+export { scopeKey } from './cache-item.ts';
+export { scrubObject } from './object-scrub.ts';
+export { TaskBudget } from './task-budget.ts';
+export { BATCH_SIZE, BUFFER_CAPACITY, WatchManager } from './watch-manager.ts';
 export type { WatchState, WatchStatus } from './watch-registry.ts';
 export { WatchRegistry } from './watch-registry.ts';
+export type { WatchTarget } from './watch-targets.ts';
+export { syntheticObjects, watchTargets } from './watch-targets.ts';

@@ -1,0 +1,175 @@
+// Watches one account's cluster: one ScopeWatcher per target scope, resumed from the control plane's
+// resume points where it has them, reconciled when CRDs come and go (a CRD event refreshes discovery,
+// then new kinds start and vanished ones stop), plus the synthetic objects of onlyNamespacedResources.
+import { isRecord } from '../../lib/is-record.ts';
+import type { AccountCluster } from '../operations/index.ts';
+import { type CacheItem, type ResumePoint, scopeKey, type WatchScope } from './cache-item.ts';
+import type { CoalescingBuffer } from './coalescing-buffer.ts';
+import { ScopeWatcher, type ScopeWatcherOptions } from './scope-watcher.ts';
+import type { TaskBudget } from './task-budget.ts';
+import type { WatchRegistry } from './watch-registry.ts';
+import { syntheticObjects, type WatchTarget, watchTargets } from './watch-targets.ts';
+
+/** The deployment service marks what it deploys with this (spec: context variables). */
+export const PLATFORM_MANAGED = 'deploy.vendor.io/application';
+
+function platformManaged(object: Record<string, unknown>): boolean {
+  const metadata = isRecord(object.metadata) ? object.metadata : {};
+  return [metadata.annotations, metadata.labels].some((map) => isRecord(map) && PLATFORM_MANAGED in map);
+}
+
+export interface AccountWatcherOptions {
+  cluster: AccountCluster;
+  buffer: CoalescingBuffer;
+  budget: TaskBudget;
+  registry: WatchRegistry;
+  resume: Map<string, ResumePoint>;
+  backoff: ScopeWatcherOptions['backoff'];
+  onListDuration?: (seconds: number) => void;
+  onError?: (scope: WatchScope, error: unknown) => void;
+  /** CRD changes are collected this long before discovery is refreshed. */
+  crdSettleMs?: number;
+}
+
+export class AccountWatcher {
+  readonly #o: AccountWatcherOptions;
+  readonly #running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  readonly #synced = new Set<string>();
+  #stopped = new AbortController();
+  #refresh: NodeJS.Timeout | undefined;
+
+  constructor(options: AccountWatcherOptions) {
+    this.#o = options;
+  }
+
+  get account(): string {
+    return this.#o.cluster.account.name;
+  }
+
+  /** Every scope has finished its first list, or resumed without one. */
+  get synced(): boolean {
+    return this.#running.size > 0 && [...this.#running.keys()].every((key) => this.#synced.has(key));
+  }
+
+  scopeCount(): number {
+    return this.#running.size;
+  }
+
+  async start(): Promise<void> {
+    await this.#reconcile();
+    const account = this.#o.cluster.account;
+    if (account.onlyNamespacedResources) await this.#sendSynthetic();
+  }
+
+  async #sendSynthetic() {
+    const resources = await this.#o.cluster.resources.all(this.#stopped.signal);
+    const { namespaces, crds } = syntheticObjects(resources, this.#o.cluster.account);
+    const send = async (
+      group: string,
+      kind: string,
+      version: string,
+      objects: Array<Record<string, unknown>>,
+    ) => {
+      const scope = { account: this.account, group, kind, namespace: '' };
+      const snapshotId = `synthetic-${kind}`;
+      const items: CacheItem[] = [
+        { type: 'snapshotBegin', scope, snapshotId },
+        ...objects.map(
+          (object): CacheItem => ({
+            type: 'event',
+            scope,
+            version,
+            namespace: '',
+            name: String(isRecord(object.metadata) ? object.metadata.name : ''),
+            resourceVersion: '',
+            event: 'ADDED',
+            object: JSON.stringify(object),
+            snapshotId,
+          }),
+        ),
+        { type: 'snapshotEnd', scope, snapshotId, resourceVersion: '' },
+      ];
+      for (const item of items) await this.#o.buffer.put(item, this.#stopped.signal);
+    };
+    await send('', 'Namespace', 'v1', namespaces);
+    await send('apiextensions.k8s.io', 'CustomResourceDefinition', 'v1', crds);
+  }
+
+  #scopeOf(target: WatchTarget): WatchScope {
+    return {
+      account: this.account,
+      group: target.resource.group,
+      kind: target.resource.kind,
+      namespace: target.namespace,
+    };
+  }
+
+  async #reconcile() {
+    const { cluster } = this.#o;
+    const resources = await cluster.resources.all(this.#stopped.signal);
+    const targets = new Map(
+      watchTargets(resources, cluster.account).map((t) => [scopeKey(this.#scopeOf(t)), t]),
+    );
+    for (const [key, running] of this.#running) {
+      if (targets.has(key)) continue;
+      running.abort.abort();
+      this.#running.delete(key);
+      this.#synced.delete(key);
+    }
+    for (const [key, target] of targets) {
+      if (this.#running.has(key)) continue;
+      this.#startScope(key, target);
+    }
+  }
+
+  #startScope(key: string, target: WatchTarget) {
+    const abort = new AbortController();
+    const signal = AbortSignal.any([abort.signal, this.#stopped.signal]);
+    const scope = this.#scopeOf(target);
+    const resume = this.#o.resume.get(key);
+    const isCrds =
+      target.resource.group === 'apiextensions.k8s.io' && target.resource.kind === 'CustomResourceDefinition';
+    const watcher = new ScopeWatcher({
+      http: this.#o.cluster.http,
+      resource: target.resource,
+      scope,
+      buffer: this.#o.buffer,
+      budget: this.#o.budget,
+      budgetEveryList: this.#o.cluster.config.variant !== 'B',
+      registry: this.#o.registry,
+      ...(resume === undefined ? {} : { resumeFrom: resume.resourceVersion }),
+      ...(target.fieldSelector === undefined ? {} : { fieldSelector: target.fieldSelector }),
+      ...(this.#o.cluster.account.onlyPlatformManaged ? { accept: platformManaged } : {}),
+      ...(isCrds ? { onEvent: () => this.#crdChanged() } : {}),
+      onListDuration: (seconds) => {
+        this.#synced.add(key);
+        this.#o.onListDuration?.(seconds);
+      },
+      onError: (error) => this.#o.onError?.(scope, error),
+      backoff: this.#o.backoff,
+    });
+    if (resume !== undefined) this.#synced.add(key);
+    const done = watcher.run(signal);
+    this.#running.set(key, { abort, done });
+  }
+
+  /** CRDs created or deleted at run time: refresh discovery once they settle, then reconcile. */
+  #crdChanged() {
+    if (this.#refresh !== undefined) clearTimeout(this.#refresh);
+    this.#refresh = setTimeout(() => {
+      this.#refresh = undefined;
+      this.#o.cluster.resources.refresh();
+      this.#reconcile().catch((error: unknown) =>
+        this.#o.onError?.({ account: this.account, group: '', kind: '', namespace: '' }, error),
+      );
+    }, this.#o.crdSettleMs ?? 1000);
+  }
+
+  async stop(): Promise<void> {
+    if (this.#refresh !== undefined) clearTimeout(this.#refresh);
+    this.#stopped.abort();
+    await Promise.all([...this.#running.values()].map((r) => r.done));
+    this.#running.clear();
+    this.#o.registry.remove(this.account);
+  }
+}

@@ -1,0 +1,145 @@
+// The cache sink over gRPC: batches go up the control plane's `Caching.Publish` stream, each with a
+// sequence number, and `publish` resolves when that sequence is acknowledged (the server reads the
+// next batch only after storing this one, so acknowledgements pace the agent). A broken stream fails
+// the batches in flight; the uplink sends them again on the next stream, after a reconnect.
+import type { CallOptions, ClientDuplexStream, Metadata } from '@grpc/grpc-js';
+import {
+  type CacheAck__Output,
+  type CacheBatch,
+  type CacheItem as CacheItemMessage,
+  type CachingClient,
+  fromTimestamp,
+  type GetResumeVersionsResponse__Output,
+} from '../../proto/index.ts';
+import { type CacheItem, type CacheSink, type ResumePoint, scopeKey } from './cache-item.ts';
+
+export interface CachingConnection {
+  cachingClient(): CachingClient | undefined;
+  callMetadata(): Promise<Metadata>;
+  unaryCallOptions(): CallOptions;
+}
+
+export class NotConnectedError extends Error {
+  constructor() {
+    super('not connected to the control plane');
+    this.name = 'NotConnectedError';
+  }
+}
+
+function toMessage(item: CacheItem): CacheItemMessage {
+  switch (item.type) {
+    case 'event':
+      return {
+        event: {
+          account: item.scope.account,
+          gvk: { group: item.scope.group, version: item.version, kind: item.scope.kind },
+          namespace: item.namespace,
+          name: item.name,
+          resourceVersion: item.resourceVersion,
+          type: item.event,
+          // The contract: a deletion carries no object.
+          object: item.event === 'DELETED' ? Buffer.alloc(0) : Buffer.from(item.object),
+          snapshotId: item.snapshotId,
+        },
+      };
+    case 'snapshotBegin':
+      return { snapshotBegin: { scope: item.scope, snapshotId: item.snapshotId } };
+    case 'snapshotEnd':
+      return {
+        snapshotEnd: {
+          scope: item.scope,
+          snapshotId: item.snapshotId,
+          resourceVersion: item.resourceVersion,
+        },
+      };
+    case 'bookmark':
+      return { bookmark: { scope: item.scope, resourceVersion: item.resourceVersion } };
+  }
+}
+
+type Pending = { resolve: () => void; reject: (error: Error) => void };
+
+export class GrpcCacheSink implements CacheSink {
+  readonly #connection: CachingConnection;
+  #client: CachingClient | undefined;
+  #stream: ClientDuplexStream<CacheBatch, CacheAck__Output> | undefined;
+  readonly #pending = new Map<number, Pending>();
+  #sequence = 0;
+
+  constructor(connection: CachingConnection) {
+    this.#connection = connection;
+  }
+
+  #fail(error: Error) {
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+    this.#stream = undefined;
+  }
+
+  async #open(): Promise<ClientDuplexStream<CacheBatch, CacheAck__Output>> {
+    const client = this.#connection.cachingClient();
+    if (client === undefined) throw new NotConnectedError();
+    if (this.#stream !== undefined && this.#client === client) return this.#stream;
+    this.#stream?.cancel();
+    const stream = client.Publish(await this.#connection.callMetadata());
+    stream.on('data', (ack: CacheAck__Output) => {
+      const acked = Number(ack.sequence);
+      for (const [sequence, pending] of this.#pending) {
+        if (sequence > acked) continue;
+        this.#pending.delete(sequence);
+        pending.resolve();
+      }
+    });
+    stream.on('error', (error: Error) => {
+      if (this.#stream === stream) this.#fail(error);
+    });
+    stream.on('end', () => {
+      if (this.#stream === stream) this.#fail(new Error('the control plane ended the cache stream'));
+    });
+    this.#client = client;
+    this.#stream = stream;
+    return stream;
+  }
+
+  async publish(items: CacheItem[], signal: AbortSignal): Promise<void> {
+    const stream = await this.#open();
+    const sequence = ++this.#sequence;
+    const acknowledged = new Promise<void>((resolve, reject) => {
+      this.#pending.set(sequence, { resolve, reject });
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+    stream.write({ sequence: String(sequence), items: items.map(toMessage) });
+    await acknowledged;
+  }
+
+  async resumeVersions(
+    accounts: string[],
+    maxAgeMs: number,
+    _signal: AbortSignal,
+  ): Promise<Map<string, ResumePoint>> {
+    const client = this.#connection.cachingClient();
+    if (client === undefined) throw new NotConnectedError();
+    const metadata = await this.#connection.callMetadata();
+    const answer = await new Promise<GetResumeVersionsResponse__Output>((resolve, reject) => {
+      client.GetResumeVersions(
+        { accounts, maxAgeMs: String(maxAgeMs) },
+        metadata,
+        this.#connection.unaryCallOptions(),
+        (error, response) => {
+          if (error !== null || response === undefined) reject(error ?? new Error('no answer'));
+          else resolve(response);
+        },
+      );
+    });
+    const points = new Map<string, ResumePoint>();
+    for (const version of answer.versions) {
+      if (version.scope === null || version.scope === undefined) continue;
+      const { account, group, kind, namespace } = version.scope;
+      points.set(scopeKey({ account, group, kind, namespace }), {
+        resourceVersion: version.resourceVersion,
+        updatedAt: version.updatedAt ? fromTimestamp(version.updatedAt) : new Date(0),
+      });
+    }
+    return points;
+  }
+}

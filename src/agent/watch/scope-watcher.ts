@@ -1,0 +1,212 @@
+// Keeps one watch scope (a kind in a namespace of an account) streamed to the control plane, written
+// as client-go's reflector is: an explicit loop of list → watch, where
+//   - a list is paginated (500 per page) and sent as a snapshot (begin, objects, end), so the control
+//     plane can delete what the snapshot lacks; it takes a task-budget slot while it runs;
+//   - a watch starts from the list's (or a resumed) resourceVersion, with bookmarks and a randomized
+//     5–10 minute timeout so thousands of watches do not expire together;
+//   - a watch that ends normally is restarted from the last resourceVersion seen, without a list;
+//   - 410 Gone (the version was compacted away) means our place in history is lost: list again;
+//   - any other failure waits out an exponential backoff, then retries from the last version.
+// Nothing is kept but the last resourceVersion: objects go straight into the coalescing buffer.
+import { randomUUID } from 'node:crypto';
+import { Backoff } from '../../lib/backoff.ts';
+import { isRecord } from '../../lib/is-record.ts';
+import type { ApiResource, KubeHttp } from '../kube/index.ts';
+import { KubeApiError, resourcePath } from '../kube/index.ts';
+import type { CacheItem, WatchScope } from './cache-item.ts';
+import type { CoalescingBuffer } from './coalescing-buffer.ts';
+import { scrubObject } from './object-scrub.ts';
+import type { TaskBudget } from './task-budget.ts';
+import type { WatchRegistry } from './watch-registry.ts';
+
+export const LIST_PAGE_SIZE = 500;
+
+export interface ScopeWatcherOptions {
+  http: KubeHttp;
+  resource: ApiResource;
+  scope: WatchScope;
+  buffer: CoalescingBuffer;
+  budget: TaskBudget;
+  /** B: only the first list takes a budget slot; A and C: every list does. */
+  budgetEveryList: boolean;
+  registry: WatchRegistry;
+  /** Start watching from here without listing (a resume point the control plane remembered). */
+  resumeFrom?: string;
+  /** `metadata.namespace!=x,...` for omitNamespaces on an all-namespaces scope. */
+  fieldSelector?: string;
+  /** Objects not to cache (onlyPlatformManaged); they are sent as deleted if they stop matching. */
+  accept?: (object: Record<string, unknown>) => boolean;
+  /** Called for every object event, e.g. to notice CRDs created at run time. */
+  onEvent?: (type: string, object: Record<string, unknown>) => void;
+  onListDuration?: (seconds: number) => void;
+  onError?: (error: unknown, state: string) => void;
+  backoff: { initialDelayMs: number; multiplier: number; jitter: number; maxDelayMs: number };
+  random?: () => number;
+}
+
+class Gone extends Error {}
+
+const metaOf = (object: Record<string, unknown>) => (isRecord(object.metadata) ? object.metadata : {});
+
+export class ScopeWatcher {
+  readonly #o: ScopeWatcherOptions;
+  #resourceVersion: string | undefined;
+
+  constructor(options: ScopeWatcherOptions) {
+    this.#o = options;
+    this.#resourceVersion = options.resumeFrom;
+  }
+
+  get resourceVersion(): string | undefined {
+    return this.#resourceVersion;
+  }
+
+  #update(state: 'listing' | 'watching' | 'backoff' | 'stopped', lastError?: string) {
+    const { account, kind, namespace } = this.#o.scope;
+    this.#o.registry.update(account, kind, namespace, {
+      state,
+      resourceVersion: this.#resourceVersion ?? '',
+      ...(lastError === undefined ? {} : { lastError }),
+    });
+  }
+
+  #event(
+    type: 'ADDED' | 'MODIFIED' | 'DELETED',
+    raw: Record<string, unknown>,
+    snapshotId: string,
+  ): CacheItem {
+    const { resource } = this.#o;
+    const object = {
+      ...raw,
+      apiVersion:
+        raw.apiVersion ?? (resource.group ? `${resource.group}/${resource.version}` : resource.version),
+      kind: raw.kind ?? resource.kind,
+    };
+    const accepted = this.#o.accept?.(object) ?? true;
+    const meta = metaOf(object);
+    return {
+      type: 'event',
+      scope: this.#o.scope,
+      version: resource.version,
+      namespace: typeof meta.namespace === 'string' ? meta.namespace : '',
+      name: String(meta.name ?? ''),
+      resourceVersion: String(meta.resourceVersion ?? ''),
+      event: accepted ? type : 'DELETED',
+      object: JSON.stringify(scrubObject(object)),
+      snapshotId,
+    };
+  }
+
+  /** A paginated list sent as a snapshot; returns the list's resourceVersion. */
+  async #list(signal: AbortSignal): Promise<string> {
+    this.#update('listing');
+    const started = performance.now();
+    const { http, resource, scope, buffer } = this.#o;
+    const path = resourcePath(resource, scope.namespace || undefined);
+    const snapshotId = randomUUID();
+    await buffer.put({ type: 'snapshotBegin', scope, snapshotId }, signal);
+    let next: string | undefined;
+    let listVersion = '';
+    do {
+      const page = await http.request({
+        verb: 'list',
+        method: 'GET',
+        path,
+        query: { limit: LIST_PAGE_SIZE, continue: next, fieldSelector: this.#o.fieldSelector },
+        signal,
+      });
+      const body = isRecord(page.body) ? page.body : {};
+      const meta = metaOf(body);
+      listVersion = String(meta.resourceVersion ?? listVersion);
+      next = typeof meta.continue === 'string' && meta.continue !== '' ? meta.continue : undefined;
+      for (const item of Array.isArray(body.items) ? body.items.filter(isRecord) : []) {
+        await buffer.put(this.#event('ADDED', item, snapshotId), signal);
+      }
+    } while (next !== undefined);
+    await buffer.put({ type: 'snapshotEnd', scope, snapshotId, resourceVersion: listVersion }, signal);
+    this.#o.onListDuration?.((performance.now() - started) / 1000);
+    return listVersion;
+  }
+
+  /** Watches until the server ends the watch; throws Gone when the version is too old. */
+  async #watch(signal: AbortSignal): Promise<void> {
+    const { http, resource, scope, buffer } = this.#o;
+    const random = this.#o.random ?? Math.random;
+    this.#update('watching');
+    const events = http.watch(
+      resourcePath(resource, scope.namespace || undefined),
+      {
+        resourceVersion: this.#resourceVersion,
+        allowWatchBookmarks: true,
+        timeoutSeconds: Math.floor(300 + random() * 300),
+        fieldSelector: this.#o.fieldSelector,
+      },
+      signal,
+    );
+    let count = 0;
+    for await (const event of events) {
+      if (event.type === 'ERROR') {
+        const code = event.object.code;
+        if (code === 410) throw new Gone(String(event.object.message ?? 'resourceVersion too old'));
+        throw new KubeApiError(Number(code ?? 500), 'WATCH', resource.resource, event.object);
+      }
+      const rv = metaOf(event.object).resourceVersion;
+      if (typeof rv === 'string') this.#resourceVersion = rv;
+      if (event.type === 'BOOKMARK') {
+        await buffer.put({ type: 'bookmark', scope, resourceVersion: this.#resourceVersion ?? '' }, signal);
+        continue;
+      }
+      this.#o.onEvent?.(event.type, event.object);
+      await buffer.put(this.#event(event.type, event.object, ''), signal);
+      count++;
+    }
+    // A normal end of the watch: remember where we are, so a resume starts here.
+    if (count > 0 && this.#resourceVersion !== undefined) {
+      await buffer.put({ type: 'bookmark', scope, resourceVersion: this.#resourceVersion }, signal);
+    }
+    const { account, kind, namespace } = scope;
+    this.#o.registry.update(account, kind, namespace, { events: count });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    const { backoff: settings, budget, scope } = this.#o;
+    let needList = this.#resourceVersion === undefined;
+    let listed = false;
+    let wake: () => void = () => undefined;
+    const backoff = new Backoff(() => wake(), settings);
+    try {
+      while (!signal.aborted) {
+        try {
+          if (needList) {
+            const list = () => this.#list(signal);
+            this.#resourceVersion =
+              !listed || this.#o.budgetEveryList
+                ? await budget.run(scope.account, list, signal)
+                : await list();
+            listed = true;
+            needList = false;
+          }
+          await this.#watch(signal);
+          backoff.reset();
+        } catch (error) {
+          if (signal.aborted) break;
+          if (error instanceof Gone || (error instanceof KubeApiError && error.status === 410)) {
+            // Our place in history is gone: start over from a fresh list, at once.
+            needList = true;
+            continue;
+          }
+          this.#update('backoff', error instanceof Error ? error.message : String(error));
+          this.#o.onError?.(error, needList ? 'list' : 'watch');
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            signal.addEventListener('abort', () => resolve(), { once: true });
+            backoff.runOnce();
+          });
+        }
+      }
+    } finally {
+      backoff.stop();
+      this.#update('stopped');
+    }
+  }
+}

@@ -1,0 +1,151 @@
+// Runs the watches of every account and the one uplink that drains the coalescing buffer to the
+// control plane. Accounts start in groups (`cacheGroupSize`, `cacheGroupDelayMs`, B), each resuming
+// from the versions the control plane remembers (not older than `maxResumableResourceAgeMs`). A batch
+// the control plane did not acknowledge is sent again, never dropped.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AgentConfig } from '../config/index.ts';
+import type { AccountCluster } from '../operations/index.ts';
+import { AccountWatcher } from './account-watcher.ts';
+import type { CacheItem, CacheSink, WatchScope } from './cache-item.ts';
+import { CoalescingBuffer } from './coalescing-buffer.ts';
+import { TaskBudget } from './task-budget.ts';
+import type { WatchRegistry } from './watch-registry.ts';
+
+export const BATCH_SIZE = 500;
+export const BUFFER_CAPACITY = 5000;
+
+export interface WatchManagerDeps {
+  config: AgentConfig;
+  sink: CacheSink;
+  registry: WatchRegistry;
+  clusterFor: (account: string) => AccountCluster | undefined;
+  onSent?: (account: string, events: number, bytes: number) => void;
+  onListDuration?: (seconds: number) => void;
+  onQueueDepth?: (depth: number) => void;
+  onError?: (context: string, error: unknown) => void;
+}
+
+export class WatchManager {
+  readonly #deps: WatchManagerDeps;
+  readonly buffer = new CoalescingBuffer(BUFFER_CAPACITY);
+  readonly budget: TaskBudget;
+  readonly #accounts = new Map<string, AccountWatcher>();
+  readonly #stop = new AbortController();
+  #uplink: Promise<void> | undefined;
+
+  constructor(deps: WatchManagerDeps) {
+    this.#deps = deps;
+    this.budget = new TaskBudget(deps.config.tasks, deps.onQueueDepth);
+  }
+
+  /** True when every started account has synced once. */
+  synced(): boolean {
+    return [...this.#accounts.values()].every((a) => a.synced);
+  }
+
+  accountSynced(name: string): boolean {
+    return this.#accounts.get(name)?.synced ?? false;
+  }
+
+  start(accounts: string[]): Promise<void> {
+    this.#uplink ??= this.#runUplink();
+    const { config } = this.#deps;
+    const groupSize =
+      config.variant === 'B' && config.orchestrator.cacheGroupSize > 0
+        ? config.orchestrator.cacheGroupSize
+        : accounts.length;
+    const delay = config.variant === 'B' ? config.orchestrator.cacheGroupDelayMs : 0;
+    return (async () => {
+      for (let i = 0; i < accounts.length; i += Math.max(1, groupSize)) {
+        if (i > 0 && delay > 0) await sleep(delay, undefined, { signal: this.#stop.signal });
+        await Promise.all(accounts.slice(i, i + groupSize).map((name) => this.startAccount(name)));
+      }
+    })();
+  }
+
+  async startAccount(name: string): Promise<void> {
+    this.#uplink ??= this.#runUplink();
+    const cluster = this.#deps.clusterFor(name);
+    if (cluster === undefined || this.#accounts.has(name)) return;
+    const resume = await this.#deps.sink
+      .resumeVersions([name], cluster.account.maxResumableResourceAgeMs, this.#stop.signal)
+      .catch((error: unknown) => {
+        // Without resume points every scope lists: slower, never wrong.
+        this.#deps.onError?.(`resume versions of ${name}`, error);
+        return new Map();
+      });
+    const nanos = (n: number) => n / 1_000_000;
+    const backoff =
+      this.#deps.config.variant === 'B'
+        ? {
+            initialDelayMs: nanos(this.#deps.config.cloudctl.backoff.baseDelay),
+            multiplier: this.#deps.config.cloudctl.backoff.multiplier,
+            jitter: this.#deps.config.cloudctl.backoff.jitter,
+            maxDelayMs: nanos(this.#deps.config.cloudctl.backoff.maxDelay),
+          }
+        : { initialDelayMs: 1000, multiplier: 1.6, jitter: 0.2, maxDelayMs: 120_000 };
+    const watcher = new AccountWatcher({
+      cluster,
+      buffer: this.buffer,
+      budget: this.budget,
+      registry: this.#deps.registry,
+      resume,
+      backoff,
+      ...(this.#deps.onListDuration ? { onListDuration: this.#deps.onListDuration } : {}),
+      onError: (scope: WatchScope, error) =>
+        this.#deps.onError?.(`${scope.account} ${scope.kind} ${scope.namespace}`, error),
+    });
+    this.#accounts.set(name, watcher);
+    await watcher.start();
+  }
+
+  async stopAccount(name: string): Promise<void> {
+    const watcher = this.#accounts.get(name);
+    this.#accounts.delete(name);
+    await watcher?.stop();
+  }
+
+  async #runUplink(): Promise<void> {
+    const signal = this.#stop.signal;
+    while (!signal.aborted) {
+      let batch: CacheItem[];
+      try {
+        batch = await this.buffer.take(BATCH_SIZE, signal);
+      } catch {
+        break;
+      }
+      for (let attempt = 0; !signal.aborted; attempt++) {
+        try {
+          await this.#deps.sink.publish(batch, signal);
+          this.#count(batch);
+          break;
+        } catch (error) {
+          if (signal.aborted) break;
+          this.#deps.onError?.('publishing cache events', error);
+          await sleep(Math.min(30_000, 500 * 2 ** Math.min(attempt, 6)), undefined, { signal }).catch(
+            () => undefined,
+          );
+        }
+      }
+    }
+  }
+
+  #count(batch: CacheItem[]) {
+    const perAccount = new Map<string, { events: number; bytes: number }>();
+    for (const item of batch) {
+      if (item.type !== 'event') continue;
+      const entry = perAccount.get(item.scope.account) ?? { events: 0, bytes: 0 };
+      entry.events++;
+      entry.bytes += item.object.length;
+      perAccount.set(item.scope.account, entry);
+    }
+    for (const [account, { events, bytes }] of perAccount) this.#deps.onSent?.(account, events, bytes);
+  }
+
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    await Promise.all([...this.#accounts.values()].map((a) => a.stop()));
+    this.#accounts.clear();
+    await this.#uplink;
+  }
+}
