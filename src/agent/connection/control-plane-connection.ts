@@ -94,6 +94,7 @@ export class ControlPlaneConnection {
       capacity: options.outboxCapacity ?? DEFAULT_OUTBOX_CAPACITY,
       deliver: (message) => this.#deliver(message),
       logger: this.#log,
+      onGiveUp: () => options.metrics.resultsUndelivered.inc(),
     });
   }
 

@@ -22,6 +22,8 @@ export interface ResultOutboxOptions {
   /** One delivery attempt; rejects with the call's error. */
   deliver: (message: OperationResultMessage) => Promise<void>;
   logger: Log;
+  /** Called once per result given up on, for the metric. */
+  onGiveUp?: (reason: string) => void;
 }
 
 const FINAL_CODES: ReadonlySet<number> = new Set([status.NOT_FOUND, status.INVALID_ARGUMENT]);
@@ -182,6 +184,7 @@ export class ResultOutbox {
 
   #giveUp(id: string, reason: string): void {
     this.#undelivered++;
+    this.#options.onGiveUp?.(reason);
     this.#options.logger.error(
       { operationId: id, undeliveredResults: this.#undelivered },
       `operation result dropped: ${reason}`,

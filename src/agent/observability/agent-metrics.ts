@@ -73,6 +73,11 @@ export function createAgentMetrics(registry: Registry, sources: MetricSources) {
       labelNames: ['type', 'result'],
       registers,
     }),
+    resultsUndelivered: new Counter({
+      name: 'orch_agent_results_undelivered_total',
+      help: 'Operation results given up on: delivery retries exhausted, refused for good, or outbox full.',
+      registers,
+    }),
     operationDuration: new Histogram({
       name: 'orch_agent_operation_duration_seconds',
       help: 'Duration of operations, from receipt to result.',

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT_TOKEN, startTestControlPlane, type TestControlPlane } from '../../cloudctl/harness.ts';
-import { agentConfig, connectionFor, type TestConnection, until } from './support.ts';
+import { agentConfig, connectionFor, metricValue, type TestConnection, until } from './support.ts';
 
 const open: TestConnection[] = [];
 const planes: TestControlPlane[] = [];
@@ -100,6 +100,7 @@ describe('result delivery', () => {
       );
       const dropped = c.logs.find((l) => l.msg.startsWith('operation result dropped'));
       expect(dropped).toMatchObject({ level: 50, undeliveredResults: 1 });
+      expect(await metricValue(c.registry, 'orch_agent_results_undelivered_total')).toBe(1);
       expect(c.connection.state).toBe('connected');
     },
   );
