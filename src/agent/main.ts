@@ -20,6 +20,7 @@ import {
 import { HANDLERS, OperationExecutor, OperationJournal } from './operations/index.ts';
 import { GrpcCacheSink } from './watch/grpc-cache-sink.ts';
 import { WatchManager, WatchRegistry } from './watch/index.ts';
+import { PodMetricsPoller } from './watch/pod-metrics-poller.ts';
 
 /** Kubernetes gives a pod 30 s after SIGTERM by default; 5 s are left for reporting and flushing. */
 export const SHUTDOWN_DEADLINE_MS = 25_000;
@@ -35,6 +36,7 @@ const RESULT_FLUSH_MS = 3_000;
 
 export interface AgentRuntime {
   connection: ControlPlaneConnection;
+  podMetrics: Map<string, PodMetricsPoller>;
   watch: WatchManager;
   accounts: AccountRegistry;
   clusters: AccountClusters;
@@ -134,6 +136,23 @@ export async function runAgent(
     onError: (context, error) => log.warn({ context, err: error }, 'watch problem; retrying'),
   });
 
+  const podMetrics = new Map<string, PodMetricsPoller>();
+  /** Starts an ACTIVE account's watches, and its pod metrics when `metrics: true`. */
+  const startWatching = async (name: string) => {
+    await watch.startAccount(name);
+    const cluster = clusters.get(name);
+    if (cluster?.account.metrics !== true || podMetrics.has(name)) return;
+    const poller = new PodMetricsPoller({
+      cluster,
+      buffer: watch.buffer,
+      onUnavailable: (message) => log.warn({ account: name }, message),
+      onError: (error) =>
+        log.warn({ account: name, err: error }, 'pod metrics round failed; next round in 20 s'),
+    });
+    podMetrics.set(name, poller);
+    poller.start();
+  };
+
   /** Connects an account and reports its state to the control plane; true when it is ACTIVE. */
   const activate = async (account: AccountConfig): Promise<boolean> => {
     const connected = await clusters.connect(account, AbortSignal.timeout(ACCOUNT_CHECK_TIMEOUT_MS));
@@ -160,9 +179,11 @@ export async function runAgent(
     }
     await removeAccount(name);
     accounts.add(parsed.account, 'cloudctl');
-    if (await activate(parsed.account)) await watch.startAccount(name);
+    if (await activate(parsed.account)) await startWatching(name);
   };
   const removeAccount = async (name: string) => {
+    await podMetrics.get(name)?.stop();
+    podMetrics.delete(name);
     await watch.stopAccount(name);
     clusters.disconnect(name);
     accounts.remove(name);
@@ -170,6 +191,7 @@ export async function runAgent(
 
   const runtime: AgentRuntime = {
     connection,
+    podMetrics,
     watch,
     accounts,
     clusters,
@@ -271,6 +293,7 @@ export async function runAgent(
   // Started in the background: accounts start in groups (cacheGroupSize), and readiness waits for them.
   void watch
     .start(active.flat())
+    .then(() => Promise.all(active.flat().map((name) => startWatching(name))))
     .catch((error: unknown) => log.error({ err: error }, 'starting watches failed'));
 
   log.info(
@@ -297,6 +320,7 @@ export async function runAgent(
       'operation cut off by shutdown, reported as failed',
     );
   }
+  await Promise.all([...podMetrics.values()].map((poller) => poller.stop()));
   await watch.stop();
   // Results of finished and cut-off operations get a last chance to reach the control plane.
   await connection.flushResults(RESULT_FLUSH_MS);

@@ -1,0 +1,137 @@
+import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/agent/cli/cli-io.ts';
+import { formatIssue, loadConfig } from '../../src/agent/config/index.ts';
+import { type AgentRuntime, runAgent } from '../../src/agent/main.ts';
+import { AGENT_TOKEN, startTestControlPlane, type TestControlPlane } from '../cloudctl/harness.ts';
+import { type Cluster, startCluster } from '../cluster/index.ts';
+import { writeConfig } from './config/config-fixture.ts';
+
+const planes: TestControlPlane[] = [];
+const clusters: Cluster[] = [];
+afterAll(async () => {
+  for (const cp of planes) await cp.close();
+  for (const c of clusters) await c.stop();
+});
+
+async function agentWithMetrics(kubeconfig: string) {
+  const cp = await startTestControlPlane();
+  planes.push(cp);
+  const lines: string[] = [];
+  const loaded = await loadConfig(
+    writeConfig(
+      `logging:\n  format: json\ncloudctl:\n  grpc: ${cp.address}\n  insecure: true\n  auth:\n    token: ${AGENT_TOKEN}\norchestrator:\n  accounts:\n    - name: m\n      orchConfigFile: ${kubeconfig}\n      metrics: true\n      namespaces: [default]\n      kinds: [configMap]\n`,
+    ),
+    { fetchSecrets: true },
+  );
+  if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join('\n'));
+  const { promise: stop, resolve: signal } = Promise.withResolvers<string>();
+  const { promise: started, resolve: onStarted } = Promise.withResolvers<AgentRuntime>();
+  const io: CliIo = {
+    out: () => undefined,
+    err: () => undefined,
+    env: { ORCH_AGENT_ID: 'agent-1' },
+    stdout: new Writable({
+      write: (chunk, _e, done) => {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    }),
+    stopSignal: () => stop,
+  };
+  const done = runAgent(loaded, io, stop, { onStarted });
+  const runtime = await started;
+  return { cp, runtime, lines, stop: async () => (signal('SIGTERM'), await done) };
+}
+
+async function until(probe: () => Promise<boolean> | boolean, what: string) {
+  for (let i = 0; i < 200 && !(await probe()); i++) await sleep(50);
+  if (!(await probe())) throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('metrics: true', () => {
+  it('says once that the metrics API is not served, and carries on watching', async () => {
+    const cluster = await startCluster({ nodes: 1 });
+    clusters.push(cluster);
+    const agent = await agentWithMetrics(cluster.kubeconfigPath);
+    try {
+      await until(
+        () => agent.lines.some((l) => l.includes('metrics API (metrics.k8s.io) is not served')),
+        'the notice',
+      );
+      await until(
+        async () => (await agent.cp.plane.store.cache.resources('m', { kind: 'ConfigMap' })).length > 0,
+        'watching to go on',
+      );
+      expect(
+        agent.lines.filter((l) => l.includes('metrics API (metrics.k8s.io) is not served')),
+      ).toHaveLength(1);
+    } finally {
+      await agent.stop();
+    }
+  });
+
+  it('sends pod metrics as a snapshot when the metrics API is served', async () => {
+    const cluster = await startCluster({ nodes: 1 });
+    clusters.push(cluster);
+    // No metrics-server here: the metrics.k8s.io group is served by a CRD of the same shape, which the
+    // API server allows in a k8s.io group with an approval annotation.
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: {
+        name: 'pods.metrics.k8s.io',
+        annotations: { 'api-approved.kubernetes.io': 'unapproved, test stand-in for metrics-server' },
+      },
+      spec: {
+        group: 'metrics.k8s.io',
+        scope: 'Namespaced',
+        names: { kind: 'PodMetrics', plural: 'pods', singular: 'pod' },
+        versions: [
+          {
+            name: 'v1beta1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
+    };
+    await cluster.client.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      body: crd,
+    });
+    await until(
+      async () => (await cluster.client.request('GET', '/apis/metrics.k8s.io/v1beta1')).status === 200,
+      'the metrics group',
+    );
+    await cluster.client.request('POST', '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods', {
+      body: {
+        apiVersion: 'metrics.k8s.io/v1beta1',
+        kind: 'PodMetrics',
+        metadata: { name: 'web-1', namespace: 'default' },
+        window: '30s',
+        containers: [{ name: 'web', usage: { cpu: '12m', memory: '34Mi' } }],
+      },
+    });
+    const agent = await agentWithMetrics(cluster.kubeconfigPath);
+    try {
+      await until(
+        async () => (await agent.cp.plane.store.cache.resources('m', { kind: 'PodMetrics' })).length === 1,
+        'pod metrics in the store',
+      );
+      const [metrics] = await agent.cp.plane.store.cache.resources('m', { kind: 'PodMetrics' });
+      expect(metrics).toMatchObject({
+        group: 'metrics.k8s.io',
+        namespace: 'default',
+        name: 'web-1',
+        body: expect.objectContaining({
+          containers: [{ name: 'web', usage: { cpu: '12m', memory: '34Mi' } }],
+        }),
+      });
+      expect(agent.lines.some((l) => l.includes('is not served'))).toBe(false);
+    } finally {
+      await agent.stop();
+    }
+  });
+});
