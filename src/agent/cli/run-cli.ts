@@ -1,37 +1,20 @@
 // Parses the command line and dispatches. Usage errors exit 2 with a pointer to --help.
-import { parseArgs } from 'node:util';
+
 import pkg from '../../../package.json' with { type: 'json' };
+import { parseCommandLine, UsageError, withUsageErrors } from '../../lib/command-line.ts';
 import { type CliIo, EXIT } from './cli-io.ts';
 import { printCommand, validateCommand } from './config-commands.ts';
 import { USAGE } from './help.ts';
 import { runCommand } from './run-command.ts';
-
-class UsageError extends Error {}
-
-function parse(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        config: { type: 'string', short: 'c' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
 
 function oneFile(positionals: string[], command: string): string {
   if (positionals.length !== 1) throw new UsageError(`'${command}' takes exactly one FILE`);
   return positionals[0] ?? '';
 }
 
-export async function runCli(args: string[], io: CliIo): Promise<number> {
-  try {
-    const { values, positionals } = parse(args);
+export function runCli(args: string[], io: CliIo): Promise<number> {
+  return withUsageErrors('orch-agent', io.err, async () => {
+    const { values, positionals } = parseCommandLine(args);
     if (values.help) {
       io.out(USAGE);
       return EXIT.ok;
@@ -57,9 +40,5 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
       );
     }
     throw new UsageError(command === undefined ? 'no command given' : `unknown command '${command}'`);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.err(`orch-agent: ${error.message}\nRun 'orch-agent --help' for usage.`);
-    return EXIT.usage;
-  }
+  });
 }

@@ -1,31 +1,14 @@
 // Parses cloudctl's command line and dispatches. Usage errors exit 2 with a pointer to --help.
-import { parseArgs } from 'node:util';
+
 import pkg from '../../../package.json' with { type: 'json' };
+import { parseCommandLine, UsageError, withUsageErrors } from '../../lib/command-line.ts';
 import { type CliIo, EXIT } from './cli-io.ts';
 import { USAGE } from './help.ts';
 import { serveCommand } from './serve-command.ts';
 
-class UsageError extends Error {}
-
-function parse(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        config: { type: 'string', short: 'c' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
-export async function runCli(args: string[], io: CliIo): Promise<number> {
-  try {
-    const { values, positionals } = parse(args);
+export function runCli(args: string[], io: CliIo): Promise<number> {
+  return withUsageErrors('cloudctl', io.err, async () => {
+    const { values, positionals } = parseCommandLine(args);
     if (values.help) {
       io.out(USAGE);
       return EXIT.ok;
@@ -42,9 +25,5 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
       return await serveCommand(values.config, io);
     }
     throw new UsageError(command === undefined ? 'no command given' : `unknown command '${command}'`);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.err(`cloudctl: ${error.message}\nRun 'cloudctl --help' for usage.`);
-    return EXIT.usage;
-  }
+  });
 }
