@@ -11,6 +11,8 @@ declare module 'pino-roll' {
     limit?: { count?: number; removeOtherLogFiles?: boolean };
     dateFormat?: string;
     mkdir?: boolean;
+    /** Passed to SonicBoom: write synchronously. */
+    sync?: boolean;
   }
 
   export default function pinoRoll(options: PinoRollOptions): Promise<SonicBoom>;

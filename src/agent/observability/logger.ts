@@ -85,7 +85,12 @@ async function fileDestination(
     const stream = pino.destination({ dest: file, mkdir: true, sync: false });
     return { stream, close: () => endSonic(stream) };
   }
-  const stream = await pinoRoll({ file, size: `${settings.maxSizeMb}m`, mkdir: true });
+  // Synchronous writes: pino-roll decides to rotate on each 'write' event and switches files after
+  // the next 'drain'. With asynchronous writes a burst is buffered whole before any of that happens,
+  // and under load one file took a multi-megabyte burst past maxSizeMb; in sync mode the overshoot is
+  // at most what one synchronous stretch of logging writes. An agent logs little, so the blocking
+  // writes cost nothing that matters.
+  const stream = await pinoRoll({ file, size: `${settings.maxSizeMb}m`, mkdir: true, sync: true });
   // SonicBoom opens files asynchronously: the first 'ready' names the first file, each later one
   // follows a rotation.
   let current: string | null = null;
