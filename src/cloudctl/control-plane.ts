@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import type { CloudctlConfig } from './config/index.ts';
 import {
+  AccountAssignments,
   AgentRegistry,
   Authenticator,
   type GrpcEndpoint,
@@ -20,6 +21,8 @@ export interface ControlPlane {
   port: number;
   registry: AgentRegistry;
   operations: OperationDispatcher;
+  /** Dynamic accounts: assigns accounts to a connected agent at run time. */
+  accounts: AccountAssignments;
   store: CloudctlStore;
   close(): Promise<void>;
 }
@@ -63,6 +66,7 @@ export async function startControlPlane(
     port: endpoint.port,
     registry,
     operations,
+    accounts: new AccountAssignments({ registry, store, now }),
     store,
     async close() {
       operations.close();

@@ -33,7 +33,10 @@ export interface AccountWatcherOptions {
 
 export class AccountWatcher {
   readonly #o: AccountWatcherOptions;
-  readonly #running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  readonly #running = new Map<
+    string,
+    { abort: AbortController; done: Promise<void>; watcher: ScopeWatcher }
+  >();
   readonly #synced = new Set<string>();
   #stopped = new AbortController();
   #refresh: NodeJS.Timeout | undefined;
@@ -150,7 +153,7 @@ export class AccountWatcher {
     });
     if (resume !== undefined) this.#synced.add(key);
     const done = watcher.run(signal);
-    this.#running.set(key, { abort, done });
+    this.#running.set(key, { abort, done, watcher });
   }
 
   /** CRDs created or deleted at run time: refresh discovery once they settle, then reconcile. */
@@ -165,10 +168,23 @@ export class AccountWatcher {
     }, this.#o.crdSettleMs ?? 1000);
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops every watch, then buffers each scope's final bookmark (while `flush` allows: the uplink
+   * may be unable to make room), so the next agent resumes from where this one stopped.
+   */
+  async stop(flush: AbortSignal = AbortSignal.abort()): Promise<void> {
     if (this.#refresh !== undefined) clearTimeout(this.#refresh);
     this.#stopped.abort();
-    await Promise.all([...this.#running.values()].map((r) => r.done));
+    const running = [...this.#running.values()];
+    await Promise.all(running.map((r) => r.done));
+    try {
+      for (const { watcher } of running) {
+        const bookmark = watcher.finalBookmark();
+        if (bookmark !== undefined) await this.#o.buffer.put(bookmark, flush);
+      }
+    } catch {
+      // Out of time: the control plane keeps the older resume points, and the next agent replays.
+    }
     this.#running.clear();
     this.#o.registry.remove(this.account);
   }

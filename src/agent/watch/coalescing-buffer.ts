@@ -49,6 +49,12 @@ export class CoalescingBuffer {
 
   /** Takes up to `max` items in order, waiting until there is at least one. */
   async take(max: number, signal?: AbortSignal): Promise<CacheItem[]> {
+    await this.waitForItems(signal);
+    return this.takeNow(max);
+  }
+
+  /** Resolves once the buffer holds an item. */
+  async waitForItems(signal?: AbortSignal): Promise<void> {
     while (this.#size === 0) {
       signal?.throwIfAborted();
       await new Promise<void>((resolve) => {
@@ -57,6 +63,10 @@ export class CoalescingBuffer {
       });
     }
     signal?.throwIfAborted();
+  }
+
+  /** Takes up to `max` items in order, at once: none when the buffer is empty. */
+  takeNow(max: number): CacheItem[] {
     const out: CacheItem[] = [];
     while (out.length < max && this.#segments.length > 0) {
       const first = this.#segments[0];

@@ -6,8 +6,11 @@
 //     5–10 minute timeout so thousands of watches do not expire together;
 //   - a watch that ends normally is restarted from the last resourceVersion seen, without a list;
 //   - 410 Gone (the version was compacted away) means our place in history is lost: list again;
-//   - any other failure waits out an exponential backoff, then retries from the last version.
-// Nothing is kept but the last resourceVersion: objects go straight into the coalescing buffer.
+//   - any other failure waits out an exponential backoff, then retries from the last version;
+//   - when stopped, `finalBookmark` says how far the buffer got past the last recorded version, so a
+//     graceful stop can record it and the next agent resumes there instead of replaying (or, when the
+//     old version has been compacted meanwhile, relisting).
+// Nothing is kept but resourceVersions: objects go straight into the coalescing buffer.
 import { randomUUID } from 'node:crypto';
 import { Backoff } from '../../lib/backoff.ts';
 import { isRecord } from '../../lib/is-record.ts';
@@ -50,15 +53,39 @@ const metaOf = (object: Record<string, unknown>) => (isRecord(object.metadata) ?
 
 export class ScopeWatcher {
   readonly #o: ScopeWatcherOptions;
+  /** The last version seen: where a new watch starts. */
   #resourceVersion: string | undefined;
+  /** Every event up to this version is in the buffer (set after `put` returns, never before). */
+  #buffered: string | undefined;
+  /** The version of the last snapshot end or bookmark put in the buffer: what the control plane records. */
+  #recorded: string | undefined;
 
   constructor(options: ScopeWatcherOptions) {
     this.#o = options;
     this.#resourceVersion = options.resumeFrom;
+    this.#buffered = options.resumeFrom;
+    this.#recorded = options.resumeFrom;
   }
 
   get resourceVersion(): string | undefined {
     return this.#resourceVersion;
+  }
+
+  /**
+   * A bookmark at the last version whose events are all in the buffer, when that is past the last one
+   * recorded; for a graceful stop, after `run` has returned. Without it the control plane's resume
+   * point stays at the last snapshot end or server bookmark (up to a minute old), and the next agent
+   * replays from there, or relists when the watch cache or a compaction has dropped that version.
+   */
+  finalBookmark(): CacheItem | undefined {
+    if (this.#buffered === undefined || this.#buffered === '' || this.#buffered === this.#recorded) return;
+    return { type: 'bookmark', scope: this.#o.scope, resourceVersion: this.#buffered };
+  }
+
+  async #mark(resourceVersion: string, signal: AbortSignal) {
+    await this.#o.buffer.put({ type: 'bookmark', scope: this.#o.scope, resourceVersion }, signal);
+    this.#buffered = resourceVersion;
+    this.#recorded = resourceVersion;
   }
 
   #update(state: 'listing' | 'watching' | 'backoff' | 'stopped', lastError?: string) {
@@ -124,6 +151,8 @@ export class ScopeWatcher {
       }
     } while (next !== undefined);
     await buffer.put({ type: 'snapshotEnd', scope, snapshotId, resourceVersion: listVersion }, signal);
+    this.#buffered = listVersion;
+    this.#recorded = listVersion;
     this.#o.onListDuration?.((performance.now() - started) / 1000);
     return listVersion;
   }
@@ -153,17 +182,16 @@ export class ScopeWatcher {
       const rv = metaOf(event.object).resourceVersion;
       if (typeof rv === 'string') this.#resourceVersion = rv;
       if (event.type === 'BOOKMARK') {
-        await buffer.put({ type: 'bookmark', scope, resourceVersion: this.#resourceVersion ?? '' }, signal);
+        await this.#mark(this.#resourceVersion ?? '', signal);
         continue;
       }
       this.#o.onEvent?.(event.type, event.object);
       await buffer.put(this.#event(event.type, event.object, ''), signal);
+      if (typeof rv === 'string') this.#buffered = rv;
       count++;
     }
     // A normal end of the watch: remember where we are, so a resume starts here.
-    if (count > 0 && this.#resourceVersion !== undefined) {
-      await buffer.put({ type: 'bookmark', scope, resourceVersion: this.#resourceVersion }, signal);
-    }
+    if (count > 0 && this.#resourceVersion !== undefined) await this.#mark(this.#resourceVersion, signal);
     const { account, kind, namespace } = scope;
     this.#o.registry.update(account, kind, namespace, { events: count });
   }

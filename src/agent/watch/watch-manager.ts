@@ -1,7 +1,8 @@
 // Runs the watches of every account and the one uplink that drains the coalescing buffer to the
 // control plane. Accounts start in groups (`cacheGroupSize`, `cacheGroupDelayMs`, B), each resuming
 // from the versions the control plane remembers (not older than `maxResumableResourceAgeMs`). A batch
-// the control plane did not acknowledge is sent again, never dropped.
+// the control plane did not acknowledge is sent again, never dropped. A stop records where each watch
+// got to (a final bookmark) and gives the uplink `STOP_FLUSH_MS` to deliver what is buffered.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentConfig } from '../config/index.ts';
 import type { AccountCluster } from '../operations/index.ts';
@@ -13,6 +14,8 @@ import type { WatchRegistry } from './watch-registry.ts';
 
 export const BATCH_SIZE = 500;
 export const BUFFER_CAPACITY = 5000;
+/** How long a stop waits for buffered items to reach the control plane (the rest are replayed later). */
+export const STOP_FLUSH_MS = 2000;
 
 export interface WatchManagerDeps {
   config: AgentConfig;
@@ -31,7 +34,10 @@ export class WatchManager {
   readonly budget: TaskBudget;
   readonly #accounts = new Map<string, AccountWatcher>();
   readonly #stop = new AbortController();
+  /** Stops the uplink: after the watches, once the buffer is delivered or the flush time is out. */
+  readonly #stopUplink = new AbortController();
   #uplink: Promise<void> | undefined;
+  #publishing = false;
 
   constructor(deps: WatchManagerDeps) {
     this.#deps = deps;
@@ -106,14 +112,17 @@ export class WatchManager {
   }
 
   async #runUplink(): Promise<void> {
-    const signal = this.#stop.signal;
+    const signal = this.#stopUplink.signal;
     while (!signal.aborted) {
-      let batch: CacheItem[];
       try {
-        batch = await this.buffer.take(BATCH_SIZE, signal);
+        await this.buffer.waitForItems(signal);
       } catch {
         break;
       }
+      // Taken and flagged in one step, so a stop never sees an empty buffer and an idle uplink
+      // while a batch is between the two.
+      const batch: CacheItem[] = this.buffer.takeNow(BATCH_SIZE);
+      this.#publishing = true;
       for (let attempt = 0; !signal.aborted; attempt++) {
         try {
           await this.#deps.sink.publish(batch, signal);
@@ -127,6 +136,7 @@ export class WatchManager {
           );
         }
       }
+      this.#publishing = false;
     }
   }
 
@@ -144,8 +154,13 @@ export class WatchManager {
 
   async stop(): Promise<void> {
     this.#stop.abort();
-    await Promise.all([...this.#accounts.values()].map((a) => a.stop()));
+    const flush = AbortSignal.timeout(STOP_FLUSH_MS);
+    await Promise.all([...this.#accounts.values()].map((a) => a.stop(flush)));
     this.#accounts.clear();
+    while (this.#uplink !== undefined && !flush.aborted && (this.buffer.size > 0 || this.#publishing)) {
+      await sleep(10);
+    }
+    this.#stopUplink.abort();
     await this.#uplink;
   }
 }

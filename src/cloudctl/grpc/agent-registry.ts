@@ -58,6 +58,16 @@ export class AgentRegistry {
     return [...this.#sessions.values()].some((s) => s.agentId === agentId);
   }
 
+  /** The agent's newest session, to send it what concerns the agent rather than one account. */
+  newestSessionOf(agentId: string): AgentSession | undefined {
+    let chosen: AgentSession | undefined;
+    for (const session of this.#sessions.values()) {
+      if (session.agentId !== agentId) continue;
+      if (chosen === undefined || session.connectedAt >= chosen.connectedAt) chosen = session;
+    }
+    return chosen;
+  }
+
   /** The session to send an account's work to: the most recently connected one that serves it. */
   sessionFor(account: string): AgentSession | undefined {
     let chosen: AgentSession | undefined;
