@@ -1,0 +1,87 @@
+// The agent daemon (`runAgent`) started in the test process from YAML, with its JSON log lines
+// captured and a stop that delivers a signal, for tests that watch the side servers of a whole agent.
+import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CliIo } from '../../../src/agent/cli/cli-io.ts';
+import { formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
+import { type AgentRuntime, runAgent } from '../../../src/agent/main.ts';
+import { writeConfig } from '../config/config-fixture.ts';
+
+export interface LogEntry {
+  msg: string;
+  component?: string;
+  [field: string]: unknown;
+}
+
+export interface InProcessAgent {
+  runtime: AgentRuntime;
+  /** Every log line so far, parsed. */
+  logs: LogEntry[];
+  /** Delivers `signal` to the agent; `done` settles when it has shut down. */
+  stop(signal?: string): void;
+  done: Promise<void>;
+}
+
+function isLogEntry(value: unknown): value is LogEntry {
+  return typeof value === 'object' && value !== null && 'msg' in value && typeof value.msg === 'string';
+}
+
+/** Starts the agent from `yaml` (logging is forced to JSON) as agent `agent-1`; resolves once started. */
+export async function startInProcessAgent(
+  yaml: string,
+  options: { shutdownDeadlineMs?: number } = {},
+): Promise<InProcessAgent> {
+  const loaded = await loadConfig(writeConfig(`logging:\n  format: json\n${yaml}`), { fetchSecrets: true });
+  if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join('\n'));
+  const logs: LogEntry[] = [];
+  const stdout = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) {
+        const parsed: unknown = JSON.parse(line);
+        if (isLogEntry(parsed)) logs.push(parsed);
+      }
+      done();
+    },
+  });
+  const { promise: stopped, resolve: signal } = Promise.withResolvers<string>();
+  const { promise: started, resolve: onStarted } = Promise.withResolvers<AgentRuntime>();
+  const io: CliIo = {
+    out: () => undefined,
+    err: () => undefined,
+    env: { ORCH_AGENT_ID: 'agent-1' },
+    stdout,
+    stopSignal: () => stopped,
+  };
+  const done = runAgent(loaded, io, stopped, { ...options, onStarted });
+  const runtime = await Promise.race([
+    started,
+    done.then(() => {
+      throw new Error('the agent stopped before it started');
+    }),
+  ]);
+  return { runtime, logs, stop: (name = 'SIGTERM') => signal(name), done };
+}
+
+/** Status of GET `url` (any answer, no retries). */
+export async function statusOf(url: string): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(url);
+  return { status: res.status, body: await res.json() };
+}
+
+/**
+ * Milliseconds from now until `probe` holds, polling every `everyMs`; throws with `what` after
+ * `limitMs`.
+ */
+export async function msUntil(
+  probe: () => Promise<boolean> | boolean,
+  limitMs: number,
+  what: string,
+  everyMs = 20,
+): Promise<number> {
+  const started = performance.now();
+  while (!(await probe())) {
+    if (performance.now() - started > limitMs) throw new Error(`${what}: not within ${limitMs} ms`);
+    await sleep(everyMs);
+  }
+  return performance.now() - started;
+}
