@@ -134,6 +134,17 @@ export async function runAgent(
     onListDuration: (seconds) => metrics.listDuration.observe(seconds),
     onQueueDepth: (depth) => metrics.schedulerQueueDepth.set(depth),
     onError: (context, error) => log.warn({ context, err: error }, 'watch problem; retrying'),
+    onForbidden: (scope, message) =>
+      log.warn(
+        {
+          account: scope.account,
+          kind: scope.kind,
+          group: scope.group,
+          namespace: scope.namespace || '(all)',
+          reason: message,
+        },
+        `not allowed to watch ${scope.group ? `${scope.kind}.${scope.group}` : scope.kind}: skipped (grant list and watch, or add it to omitKinds); checking again every 10 minutes`,
+      ),
   });
 
   const podMetrics = new Map<string, PodMetricsPoller>();

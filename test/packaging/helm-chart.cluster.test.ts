@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
@@ -210,17 +211,43 @@ describe('in-cluster mode with the chart', () => {
     if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join('\n'));
     const { promise: stop, resolve: signal } = Promise.withResolvers<string>();
     const { promise: started, resolve: onStarted } = Promise.withResolvers<AgentRuntime>();
+    const lines: string[] = [];
     const io: CliIo = {
       out: () => undefined,
       err: () => undefined,
       env,
-      stdout: new Writable({ write: (_c, _e, d) => d() }),
+      stdout: new Writable({
+        write: (chunk, _e, done) => {
+          lines.push(...String(chunk).split('\n').filter(Boolean));
+          done();
+        },
+      }),
       stopSignal: () => stop,
     };
     const done = runAgent(loaded, io, stop, { onStarted, serviceAccountRoot: root });
     try {
       const runtime = await started;
       expect(runtime.accounts.status('in-cluster')).toMatchObject({ state: 'ACTIVE', cluster: 'in-cluster' });
+      // Watching within the chart's RBAC: Secrets are refused, said once in a clear line, and do not
+      // hold up the initial sync of everything else.
+      const refused = () => lines.filter((l) => l.includes('not allowed to watch Secret:'));
+      for (let i = 0; i < 200 && refused().length === 0; i++) await sleep(50);
+      expect(refused()).toHaveLength(1);
+      expect(JSON.parse(refused()[0] ?? '{}')).toMatchObject({
+        level: 40,
+        account: 'in-cluster',
+        reason: expect.stringContaining(
+          `system:serviceaccount:${namespace}:orch-orch-agent" cannot list resource "secrets"`,
+        ),
+      });
+      const initialSync = () =>
+        runtime.checks.report('readiness').checks.find((c) => c.name === 'initial-sync');
+      for (let i = 0; i < 300 && initialSync()?.ok !== true; i++) await sleep(50);
+      expect(initialSync()).toMatchObject({ ok: true });
+      expect(runtime.watches.list().find((w) => w.kind === 'Secret')).toMatchObject({ state: 'forbidden' });
+      expect(runtime.watches.list().filter((w) => w.kind === 'ConfigMap')).toEqual([
+        expect.objectContaining({ state: 'watching' }),
+      ]);
       const op = (id: string, type: string, payload: unknown) =>
         runtime.executor.execute({ id, type, account: 'in-cluster', payload });
       expect(

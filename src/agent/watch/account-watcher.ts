@@ -27,6 +27,7 @@ export interface AccountWatcherOptions {
   backoff: ScopeWatcherOptions['backoff'];
   onListDuration?: (seconds: number) => void;
   onError?: (scope: WatchScope, error: unknown) => void;
+  onForbidden?: (scope: WatchScope, message: string) => void;
   /** CRD changes are collected this long before discovery is refreshed. */
   crdSettleMs?: number;
 }
@@ -149,6 +150,11 @@ export class AccountWatcher {
         this.#o.onListDuration?.(seconds);
       },
       onError: (error) => this.#o.onError?.(scope, error),
+      onForbidden: (message) => {
+        // Nothing to sync that the account may see: readiness must not wait for it.
+        this.#synced.add(key);
+        this.#o.onForbidden?.(scope, message);
+      },
       backoff: this.#o.backoff,
     });
     if (resume !== undefined) this.#synced.add(key);

@@ -12,6 +12,7 @@
 //     old version has been compacted meanwhile, relisting).
 // Nothing is kept but resourceVersions: objects go straight into the coalescing buffer.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Backoff } from '../../lib/backoff.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import type { ApiResource, KubeHttp } from '../kube/index.ts';
@@ -23,6 +24,8 @@ import type { TaskBudget } from './task-budget.ts';
 import type { WatchRegistry } from './watch-registry.ts';
 
 export const LIST_PAGE_SIZE = 500;
+/** How often a scope the account may not read is tried again. */
+export const FORBIDDEN_RECHECK_MS = 10 * 60_000;
 
 export interface ScopeWatcherOptions {
   http: KubeHttp;
@@ -43,6 +46,12 @@ export interface ScopeWatcherOptions {
   onEvent?: (type: string, object: Record<string, unknown>) => void;
   onListDuration?: (seconds: number) => void;
   onError?: (error: unknown, state: string) => void;
+  /**
+   * The account may not list or watch this kind (RBAC): called once when that starts, with the API
+   * server's message. The scope then checks again every `forbiddenRecheckMs`.
+   */
+  onForbidden?: (message: string) => void;
+  forbiddenRecheckMs?: number;
   backoff: { initialDelayMs: number; multiplier: number; jitter: number; maxDelayMs: number };
   random?: () => number;
 }
@@ -88,7 +97,7 @@ export class ScopeWatcher {
     this.#recorded = resourceVersion;
   }
 
-  #update(state: 'listing' | 'watching' | 'backoff' | 'stopped', lastError?: string) {
+  #update(state: 'listing' | 'watching' | 'backoff' | 'forbidden' | 'stopped', lastError?: string) {
     const { account, kind, namespace } = this.#o.scope;
     this.#o.registry.update(account, kind, namespace, {
       state,
@@ -201,6 +210,7 @@ export class ScopeWatcher {
     let needList = this.#resourceVersion === undefined;
     let listed = false;
     let wake: () => void = () => undefined;
+    let forbidden = false;
     const backoff = new Backoff(() => wake(), settings);
     try {
       while (!signal.aborted) {
@@ -214,10 +224,23 @@ export class ScopeWatcher {
             listed = true;
             needList = false;
           }
+          forbidden = false;
           await this.#watch(signal);
           backoff.reset();
         } catch (error) {
           if (signal.aborted) break;
+          if (error instanceof KubeApiError && error.status === 403) {
+            // Least-privilege RBAC is normal: say so once, and look again now and then (RBAC can be
+            // granted later) instead of hammering the API server with refused requests.
+            this.#update('forbidden', error.message);
+            if (!forbidden) this.#o.onForbidden?.(error.message);
+            forbidden = true;
+            needList = true;
+            await sleep(this.#o.forbiddenRecheckMs ?? FORBIDDEN_RECHECK_MS, undefined, { signal }).catch(
+              () => undefined,
+            );
+            continue;
+          }
           if (error instanceof Gone || (error instanceof KubeApiError && error.status === 410)) {
             // Our place in history is gone: start over from a fresh list, at once.
             needList = true;

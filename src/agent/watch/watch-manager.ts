@@ -26,6 +26,7 @@ export interface WatchManagerDeps {
   onListDuration?: (seconds: number) => void;
   onQueueDepth?: (depth: number) => void;
   onError?: (context: string, error: unknown) => void;
+  onForbidden?: (scope: WatchScope, message: string) => void;
 }
 
 export class WatchManager {
@@ -100,6 +101,7 @@ export class WatchManager {
       ...(this.#deps.onListDuration ? { onListDuration: this.#deps.onListDuration } : {}),
       onError: (scope: WatchScope, error) =>
         this.#deps.onError?.(`${scope.account} ${scope.kind} ${scope.namespace}`, error),
+      ...(this.#deps.onForbidden === undefined ? {} : { onForbidden: this.#deps.onForbidden }),
     });
     this.#accounts.set(name, watcher);
     await watcher.start();

@@ -1,7 +1,7 @@
 // The watches the agent runs, one per (account, kind, namespace), with their state and the last
 // resourceVersion seen. Holds no objects. The admin view `/watches` and the metrics read it.
 
-export type WatchState = 'listing' | 'watching' | 'backoff' | 'stopped';
+export type WatchState = 'listing' | 'watching' | 'backoff' | 'forbidden' | 'stopped';
 
 export interface WatchStatus {
   account: string;
