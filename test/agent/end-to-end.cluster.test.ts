@@ -1,13 +1,10 @@
-import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/agent/cli/cli-io.ts';
-import { formatIssue, loadConfig } from '../../src/agent/config/index.ts';
-import { type AgentRuntime, runAgent } from '../../src/agent/main.ts';
+import type { AgentRuntime } from '../../src/agent/main.ts';
 import { AGENT_TOKEN, startTestControlPlane, type TestControlPlane } from '../cloudctl/harness.ts';
 import { freePort } from '../cluster/free-port.ts';
 import { type ApiClient, sharedCluster, sharedClusterClient } from '../cluster/index.ts';
-import { writeConfig } from './config/config-fixture.ts';
+import { startInProcessAgent } from './in-process-agent.ts';
 
 const NS = 'e2e-watch';
 let cp: TestControlPlane;
@@ -48,33 +45,16 @@ beforeAll(async () => {
     body: configMap('before-start', { a: '1' }),
   });
   healthPort = await freePort();
-  const loaded = await loadConfig(
-    writeConfig(
-      [
-        'logging:\n  format: json\n  level: error',
-        `server:\n  host: 127.0.0.1\n  port: ${healthPort}`,
-        `cloudctl:\n  grpc: ${cp.address}\n  insecure: true\n  auth:\n    token: ${AGENT_TOKEN}`,
-        `orchestrator:\n  accounts:\n    - name: e2e\n      orchConfigFile: ${sharedCluster().kubeconfigPath}\n      namespaces: [${NS}]\n      kinds: [configMap]`,
-      ].join('\n'),
-    ),
-    { fetchSecrets: true },
+  const agent = await startInProcessAgent(
+    [
+      'logging:\n  format: json\n  level: error',
+      `server:\n  host: 127.0.0.1\n  port: ${healthPort}`,
+      `cloudctl:\n  grpc: ${cp.address}\n  insecure: true\n  auth:\n    token: ${AGENT_TOKEN}`,
+      `orchestrator:\n  accounts:\n    - name: e2e\n      orchConfigFile: ${sharedCluster().kubeconfigPath}\n      namespaces: [${NS}]\n      kinds: [configMap]`,
+    ].join('\n'),
   );
-  if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join('\n'));
-  const { promise: stop, resolve: signal } = Promise.withResolvers<string>();
-  const { promise: started, resolve: onStarted } = Promise.withResolvers<AgentRuntime>();
-  const io: CliIo = {
-    out: () => undefined,
-    err: () => undefined,
-    env: { ORCH_AGENT_ID: 'agent-1' },
-    stdout: new Writable({ write: (_c, _e, done) => done() }),
-    stopSignal: () => stop,
-  };
-  const done = runAgent(loaded, io, stop, { onStarted });
-  stopAgent = async () => {
-    signal('SIGTERM');
-    await done;
-  };
-  runtime = await started;
+  stopAgent = () => agent.stop();
+  runtime = agent.runtime;
 });
 
 afterAll(async () => {

@@ -1,12 +1,8 @@
-import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/agent/cli/cli-io.ts';
-import { formatIssue, loadConfig } from '../../src/agent/config/index.ts';
-import { type AgentRuntime, runAgent } from '../../src/agent/main.ts';
 import { AGENT_TOKEN, startTestControlPlane, type TestControlPlane } from '../cloudctl/harness.ts';
 import { type Cluster, startCluster } from '../cluster/index.ts';
-import { writeConfig } from './config/config-fixture.ts';
+import { startInProcessAgent } from './in-process-agent.ts';
 
 const planes: TestControlPlane[] = [];
 const clusters: Cluster[] = [];
@@ -18,31 +14,12 @@ afterAll(async () => {
 async function agentWithMetrics(kubeconfig: string) {
   const cp = await startTestControlPlane();
   planes.push(cp);
-  const lines: string[] = [];
-  const loaded = await loadConfig(
-    writeConfig(
-      `logging:\n  format: json\ncloudctl:\n  grpc: ${cp.address}\n  insecure: true\n  auth:\n    token: ${AGENT_TOKEN}\norchestrator:\n  accounts:\n    - name: m\n      orchConfigFile: ${kubeconfig}\n      metrics: true\n      namespaces: [default]\n      kinds: [configMap]\n`,
-    ),
-    { fetchSecrets: true },
+  const agent = await startInProcessAgent(
+    `cloudctl:\n  grpc: ${cp.address}\n  insecure: true\n  auth:\n    token: ${AGENT_TOKEN}\norchestrator:\n  accounts:\n    - name: m\n      orchConfigFile: ${kubeconfig}\n      metrics: true\n      namespaces: [default]\n      kinds: [configMap]\n`,
   );
-  if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join('\n'));
-  const { promise: stop, resolve: signal } = Promise.withResolvers<string>();
-  const { promise: started, resolve: onStarted } = Promise.withResolvers<AgentRuntime>();
-  const io: CliIo = {
-    out: () => undefined,
-    err: () => undefined,
-    env: { ORCH_AGENT_ID: 'agent-1' },
-    stdout: new Writable({
-      write: (chunk, _e, done) => {
-        lines.push(...String(chunk).split('\n').filter(Boolean));
-        done();
-      },
-    }),
-    stopSignal: () => stop,
-  };
-  const done = runAgent(loaded, io, stop, { onStarted });
-  const runtime = await started;
-  return { cp, runtime, lines, stop: async () => (signal('SIGTERM'), await done) };
+  const notices = () =>
+    agent.logs.filter((l) => l.msg.includes('metrics API (metrics.k8s.io) is not served'));
+  return { cp, notices, stop: () => agent.stop() };
 }
 
 async function until(probe: () => Promise<boolean> | boolean, what: string) {
@@ -56,17 +33,12 @@ describe('metrics: true', () => {
     clusters.push(cluster);
     const agent = await agentWithMetrics(cluster.kubeconfigPath);
     try {
-      await until(
-        () => agent.lines.some((l) => l.includes('metrics API (metrics.k8s.io) is not served')),
-        'the notice',
-      );
+      await until(() => agent.notices().length > 0, 'the notice');
       await until(
         async () => (await agent.cp.plane.store.cache.resources('m', { kind: 'ConfigMap' })).length > 0,
         'watching to go on',
       );
-      expect(
-        agent.lines.filter((l) => l.includes('metrics API (metrics.k8s.io) is not served')),
-      ).toHaveLength(1);
+      expect(agent.notices()).toHaveLength(1);
     } finally {
       await agent.stop();
     }
@@ -129,7 +101,7 @@ describe('metrics: true', () => {
           containers: [{ name: 'web', usage: { cpu: '12m', memory: '34Mi' } }],
         }),
       });
-      expect(agent.lines.some((l) => l.includes('is not served'))).toBe(false);
+      expect(agent.notices()).toEqual([]);
     } finally {
       await agent.stop();
     }

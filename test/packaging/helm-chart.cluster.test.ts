@@ -1,16 +1,14 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/agent/cli/cli-io.ts';
 import { formatIssue, loadConfig } from '../../src/agent/config/index.ts';
-import { type AgentRuntime, runAgent } from '../../src/agent/main.ts';
 import { isRecord } from '../../src/lib/is-record.ts';
 import { tempDir, writeConfig } from '../agent/config/config-fixture.ts';
+import { startInProcessAgent } from '../agent/in-process-agent.ts';
 import { freePort } from '../cluster/free-port.ts';
 import { createServiceAccountToken, sharedCluster, sharedClusterClient } from '../cluster/index.ts';
 
@@ -204,36 +202,23 @@ describe('in-cluster mode with the chart', () => {
       POD_NAMESPACE: namespace,
     };
 
-    const loaded = await loadConfig(
-      writeConfig(renderedConfig(objects).replace('host: 0.0.0.0', 'host: 127.0.0.1')),
-      { fetchSecrets: true, env },
+    const agent = await startInProcessAgent(
+      renderedConfig(objects).replace('host: 0.0.0.0', 'host: 127.0.0.1'),
+      {
+        env,
+        serviceAccountRoot: root,
+      },
     );
-    if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join('\n'));
-    const { promise: stop, resolve: signal } = Promise.withResolvers<string>();
-    const { promise: started, resolve: onStarted } = Promise.withResolvers<AgentRuntime>();
-    const lines: string[] = [];
-    const io: CliIo = {
-      out: () => undefined,
-      err: () => undefined,
-      env,
-      stdout: new Writable({
-        write: (chunk, _e, done) => {
-          lines.push(...String(chunk).split('\n').filter(Boolean));
-          done();
-        },
-      }),
-      stopSignal: () => stop,
-    };
-    const done = runAgent(loaded, io, stop, { onStarted, serviceAccountRoot: root });
+    const lines = agent.logs;
     try {
-      const runtime = await started;
+      const { runtime } = agent;
       expect(runtime.accounts.status('in-cluster')).toMatchObject({ state: 'ACTIVE', cluster: 'in-cluster' });
       // Watching within the chart's RBAC: Secrets are refused, said once in a clear line, and do not
       // hold up the initial sync of everything else.
-      const refused = () => lines.filter((l) => l.includes('not allowed to watch Secret:'));
+      const refused = () => lines.filter((l) => l.msg.startsWith('not allowed to watch Secret:'));
       for (let i = 0; i < 200 && refused().length === 0; i++) await sleep(50);
       expect(refused()).toHaveLength(1);
-      expect(JSON.parse(refused()[0] ?? '{}')).toMatchObject({
+      expect(refused()[0]).toMatchObject({
         level: 40,
         account: 'in-cluster',
         reason: expect.stringContaining(
@@ -274,8 +259,7 @@ describe('in-cluster mode with the chart', () => {
         error: { code: 'FORBIDDEN' },
       });
     } finally {
-      signal('SIGTERM');
-      await done;
+      await agent.stop();
     }
   });
 });

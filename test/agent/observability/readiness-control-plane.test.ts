@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT_TOKEN, startTestControlPlane, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { freePort } from '../../cluster/free-port.ts';
-import { type InProcessAgent, msUntil, startInProcessAgent, statusOf } from './in-process-agent.ts';
+import { type InProcessAgent, msUntil, startInProcessAgent, statusOf } from '../in-process-agent.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_TOKEN, startTestControlPlane, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { freePort } from '../../cluster/free-port.ts';
 import { type ApiClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
-import { type InProcessAgent, msUntil, startInProcessAgent, statusOf } from './in-process-agent.ts';
+import { type InProcessAgent, msUntil, startInProcessAgent, statusOf } from '../in-process-agent.ts';
 
 const NS = 'obs-shutdown';
 const HELD = 'held-by-finalizer';

@@ -1,16 +1,14 @@
 // What the watch acceptance tests share: an agent run in-process against a real control plane (as in
 // test/agent/end-to-end.cluster.test.ts), readers of the control plane's store and of the API
 // server's request counters, and small helpers to change objects in a cluster.
-import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CliIo } from '../../../src/agent/cli/cli-io.ts';
-import { formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
-import { type AgentRuntime, runAgent } from '../../../src/agent/main.ts';
+import type { AgentRuntime } from '../../../src/agent/main.ts';
 import { isRecord } from '../../../src/lib/is-record.ts';
 import { AGENT_TOKEN, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { freePort } from '../../cluster/free-port.ts';
 import type { ApiClient, ApiResponse } from '../../cluster/index.ts';
 import { writeConfig } from '../config/config-fixture.ts';
+import { startInProcessAgent } from '../in-process-agent.ts';
 
 export interface RunningAgent {
   runtime: AgentRuntime;
@@ -37,29 +35,8 @@ export async function startAgent(
     cloudctl: { grpc: cp.address, insecure: true, auth: { token: AGENT_TOKEN } },
     ...settings,
   };
-  // JSON is YAML: the loader reads it as any config file.
-  const loaded = await loadConfig(writeConfig(JSON.stringify(config, null, 2)), { fetchSecrets: true });
-  if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join('\n'));
-  const { promise: stopSignal, resolve: signal } = Promise.withResolvers<string>();
-  const { promise: started, resolve: onStarted } = Promise.withResolvers<AgentRuntime>();
-  const io: CliIo = {
-    out: () => undefined,
-    err: () => undefined,
-    env: { ORCH_AGENT_ID: 'agent-1' },
-    stdout: new Writable({ write: (_c, _e, done) => done() }),
-    stopSignal: () => stopSignal,
-  };
-  const done = runAgent(loaded, io, stopSignal, { onStarted });
-  const runtime = await Promise.race([started, done.then(() => Promise.reject(new Error('agent exited')))]);
-  return {
-    runtime,
-    healthPort,
-    metricsPort,
-    stop: async () => {
-      signal('SIGTERM');
-      await done;
-    },
-  };
+  const agent = await startInProcessAgent(config);
+  return { runtime: agent.runtime, healthPort, metricsPort, stop: () => agent.stop() };
 }
 
 /** Milliseconds until `probe` holds, polling every 50 ms; throws after `limitMs`. */

@@ -1,11 +1,11 @@
-// The agent daemon (`runAgent`) started in the test process from YAML, with its JSON log lines
-// captured and a stop that delivers a signal, for tests that watch the side servers of a whole agent.
+// The agent daemon (`runAgent`) started in the test process, with its JSON log lines captured and a
+// stop that delivers a signal: what every test of a whole agent shares.
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CliIo } from '../../../src/agent/cli/cli-io.ts';
-import { formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
-import { type AgentRuntime, runAgent } from '../../../src/agent/main.ts';
-import { writeConfig } from '../config/config-fixture.ts';
+import type { CliIo } from '../../src/agent/cli/cli-io.ts';
+import { formatIssue, loadConfig } from '../../src/agent/config/index.ts';
+import { type AgentRuntime, runAgent } from '../../src/agent/main.ts';
+import { writeConfig } from './config/config-fixture.ts';
 
 export interface LogEntry {
   msg: string;
@@ -17,8 +17,8 @@ export interface InProcessAgent {
   runtime: AgentRuntime;
   /** Every log line so far, parsed. */
   logs: LogEntry[];
-  /** Delivers `signal` to the agent; `done` settles when it has shut down. */
-  stop(signal?: string): void;
+  /** Delivers `signal` to the agent; settles, like `done`, when it has shut down. */
+  stop(signal?: string): Promise<void>;
   done: Promise<void>;
 }
 
@@ -26,12 +26,28 @@ function isLogEntry(value: unknown): value is LogEntry {
   return typeof value === 'object' && value !== null && 'msg' in value && typeof value.msg === 'string';
 }
 
-/** Starts the agent from `yaml` (logging is forced to JSON) as agent `agent-1`; resolves once started. */
+export interface InProcessAgentOptions {
+  /** The agent's environment; ORCH_AGENT_ID is `agent-1` (the test control plane's agent) unless set. */
+  env?: NodeJS.ProcessEnv;
+  shutdownDeadlineMs?: number;
+  serviceAccountRoot?: string;
+}
+
+/**
+ * Starts the agent from a config (YAML text, or an object, which is written as JSON: JSON is YAML);
+ * logging defaults to JSON so the lines can be read. Resolves once the agent has started.
+ */
 export async function startInProcessAgent(
-  yaml: string,
-  options: { shutdownDeadlineMs?: number } = {},
+  config: string | Record<string, unknown>,
+  options: InProcessAgentOptions = {},
 ): Promise<InProcessAgent> {
-  const loaded = await loadConfig(writeConfig(`logging:\n  format: json\n${yaml}`), { fetchSecrets: true });
+  const text =
+    typeof config === 'string'
+      ? /^logging:/m.test(config)
+        ? config
+        : `logging:\n  format: json\n${config}`
+      : JSON.stringify({ logging: { format: 'json' }, ...config }, null, 2);
+  const loaded = await loadConfig(writeConfig(text), { fetchSecrets: true, env: options.env ?? {} });
   if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join('\n'));
   const logs: LogEntry[] = [];
   const stdout = new Writable({
@@ -48,18 +64,27 @@ export async function startInProcessAgent(
   const io: CliIo = {
     out: () => undefined,
     err: () => undefined,
-    env: { ORCH_AGENT_ID: 'agent-1' },
+    env: { ORCH_AGENT_ID: 'agent-1', ...options.env },
     stdout,
     stopSignal: () => stopped,
   };
-  const done = runAgent(loaded, io, stopped, { ...options, onStarted });
+  const { env: _env, ...runOptions } = options;
+  const done = runAgent(loaded, io, stopped, { ...runOptions, onStarted });
   const runtime = await Promise.race([
     started,
     done.then(() => {
       throw new Error('the agent stopped before it started');
     }),
   ]);
-  return { runtime, logs, stop: (name = 'SIGTERM') => signal(name), done };
+  return {
+    runtime,
+    logs,
+    stop: (name = 'SIGTERM') => {
+      signal(name);
+      return done;
+    },
+    done,
+  };
 }
 
 /** Status of GET `url` (any answer, no retries). */
