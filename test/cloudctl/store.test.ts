@@ -127,6 +127,9 @@ describe.each(backends)('store on $name', (backend) => {
       metadata: { name: 'a', namespace: 'ns1', resourceVersion: '3' },
     });
     expect(resources[0]?.updatedAt.toISOString()).toBe(at(2).toISOString());
+    expect(await store.cache.count('acc-events')).toBe(1);
+    expect(await store.cache.count('acc-events', { kind: 'Pod' })).toBe(1);
+    expect(await store.cache.count('acc-events', { kind: 'ConfigMap' })).toBe(0);
   });
 
   it('deletes on snapshot end what the snapshot did not carry, and records the list version', async () => {

@@ -194,6 +194,18 @@ export class CacheStore {
     }));
   }
 
+  /** How many objects of the account are cached, optionally of one kind; cheaper than reading them. */
+  async count(account: string, filter: { group?: string; kind?: string } = {}): Promise<number> {
+    let query = this.#db
+      .selectFrom('resources')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('account', '=', account);
+    if (filter.group !== undefined) query = query.where('api_group', '=', filter.group);
+    if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
+    const row = await query.executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** Every cached object of the account, optionally of one kind, ordered by kind, namespace, name. */
   async resources(
     account: string,
