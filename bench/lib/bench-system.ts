@@ -1,0 +1,132 @@
+// The system under measurement, started the way users run it: cloudctl in this process (so a
+// benchmark can read its store directly) and the agent as its own process, `bin/orch-agent.js run`,
+// whose cost is then read from /proc like any peer's.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pino from 'pino';
+import { type ControlPlane, hashToken, parseConfig, startControlPlane } from '../../src/cloudctl/index.ts';
+import { freePort } from '../../test/cluster/free-port.ts';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+export const AGENT_ID = 'bench-agent';
+export const ACCOUNT = 'bench';
+
+export interface BenchControlPlane {
+  plane: ControlPlane;
+  token: string;
+  close(): Promise<void>;
+}
+
+/** cloudctl on its embedded database in memory: every run starts with an empty cache. */
+export async function startBenchControlPlane(dir: string): Promise<BenchControlPlane> {
+  const token = randomBytes(24).toString('hex');
+  const logger = pino({ level: 'warn' }, pino.destination({ dest: join(dir, 'cloudctl.log'), sync: false }));
+  const plane = await startControlPlane(
+    parseConfig(
+      {
+        grpc: { host: '127.0.0.1', port: 0 },
+        agents: [{ id: AGENT_ID, tokenHash: hashToken(token) }],
+        database: { dataDir: 'memory://' },
+      },
+      'bench',
+      dir,
+    ),
+    { logger },
+  );
+  return { plane, token, close: () => plane.close() };
+}
+
+export interface AgentProcessOptions {
+  dir: string;
+  controlPlane: BenchControlPlane;
+  kubeconfigPath: string;
+  /** Singular kind names, as the config takes them. */
+  kinds: readonly string[];
+  /** Extra lines for the `orchestrator:` section, indented by two spaces. */
+  orchestratorExtra?: readonly string[];
+}
+
+export interface AgentProcess {
+  readonly process: ChildProcess;
+  readonly pid: number;
+  readonly metricsUrl: string;
+  readonly pprofUrl: string;
+  readonly healthUrl: string;
+  readonly logFile: string;
+  /** A Prometheus gauge or counter without labels, read from /metrics. */
+  metric(name: string): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startAgentProcess(options: AgentProcessOptions): Promise<AgentProcess> {
+  const { dir, controlPlane } = options;
+  const [healthPort, metricsPort, pprofPort] = [await freePort(), await freePort(), await freePort()];
+  const configFile = join(dir, 'agent.yaml');
+  writeFileSync(
+    configFile,
+    [
+      'variant: B',
+      `cloudctl:\n  grpc: 127.0.0.1:${controlPlane.plane.port}\n  insecure: true\n  auth:\n    token: encrypted:env!n:ORCH_AGENT_TOKEN`,
+      'orchestrator:',
+      ...(options.orchestratorExtra ?? []).map((line) => `  ${line}`),
+      '  accounts:',
+      `    - name: ${ACCOUNT}`,
+      `      orchConfigFile: ${options.kubeconfigPath}`,
+      `      kinds: [${options.kinds.join(', ')}]`,
+      `server:\n  host: 127.0.0.1\n  port: ${healthPort}`,
+      `telemetry:\n  enabled: true\n  port: ${metricsPort}`,
+      `pprof:\n  enabled: true\n  port: ${pprofPort}`,
+      'logging:\n  format: json\n  level: info',
+      '',
+    ].join('\n'),
+  );
+  const logFile = join(dir, 'agent.log');
+  const child = spawn(process.execPath, [join(ROOT, 'bin/orch-agent.js'), 'run', '--config', configFile], {
+    env: { ...process.env, ORCH_AGENT_TOKEN: controlPlane.token, ORCH_AGENT_ID: AGENT_ID },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(logFile);
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  if (child.pid === undefined) throw new Error('the agent did not start');
+  const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+  return {
+    process: child,
+    pid: child.pid,
+    metricsUrl,
+    pprofUrl: `http://127.0.0.1:${pprofPort}/debug/pprof`,
+    healthUrl: `http://127.0.0.1:${healthPort}`,
+    logFile,
+    async metric(name) {
+      const text = await (await fetch(metricsUrl)).text();
+      const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
+      if (match?.[1] === undefined) throw new Error(`${metricsUrl} has no ${name}`);
+      return Number(match[1]);
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Polls `probe` every `everyMs` until it returns a value; throws naming `what` after `limitMs`. */
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  limitMs: number,
+  everyMs = 50,
+): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}

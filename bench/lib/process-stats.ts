@@ -1,0 +1,40 @@
+// What a process costs, read from /proc the same way for every process a benchmark compares (Node
+// agent, Go informer), so that no figure depends on what a program says of itself.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export interface ProcessStats {
+  /** Resident set size now (VmRSS). */
+  rssBytes: number;
+  /** The highest resident set size so far (VmHWM). */
+  peakRssBytes: number;
+  /** User plus system CPU time so far. */
+  cpuSeconds: number;
+}
+
+let ticksPerSecond: number | undefined;
+
+function clockTicks(): number {
+  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+  return ticksPerSecond;
+}
+
+function statusKb(status: string, field: string): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+  if (match?.[1] === undefined) throw new Error(`/proc status has no ${field}`);
+  return Number(match[1]) * 1024;
+}
+
+export function processStats(pid: number): ProcessStats {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  // The command name (field 2) may hold spaces: the numeric fields start after its closing paren.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return {
+    rssBytes: statusKb(status, 'VmRSS'),
+    peakRssBytes: statusKb(status, 'VmHWM'),
+    cpuSeconds: (utime + stime) / clockTicks(),
+  };
+}
