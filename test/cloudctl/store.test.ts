@@ -103,6 +103,39 @@ describe.each(backends)('store on $name', (backend) => {
     await backend.close();
   });
 
+  it('applies a batch in order when it touches one object several times', async () => {
+    const del = (name: string): CacheChange => ({
+      type: 'delete',
+      account: 'acc-order',
+      group: '',
+      kind: 'Pod',
+      namespace: 'ns1',
+      name,
+    });
+    await store.cache.apply(
+      [
+        pod('acc-order', 'ns1', 'a', '1'),
+        pod('acc-order', 'ns1', 'b', '2'),
+        pod('acc-order', 'ns1', 'a', '3'),
+        del('b'),
+        pod('acc-order', 'ns1', 'b', '5'),
+        pod('acc-order', 'ns1', 'c', '6'),
+        pod('acc-order', 'ns1', 'b', '7'),
+        del('c'),
+      ],
+      at(1),
+    );
+    const stored = await store.cache.resources('acc-order');
+    expect(stored.map((r) => `${r.name}@${r.resourceVersion}`)).toEqual(['a@3', 'b@7']);
+  });
+
+  it('stores a large batch of upserts completely', async () => {
+    const many = Array.from({ length: 1234 }, (_, i) => pod('acc-many', `ns${i % 7}`, `p${i}`, String(i)));
+    const outcome = await store.cache.apply(many, at(1));
+    expect(outcome.upserted).toBe(1234);
+    expect(await store.cache.count('acc-many')).toBe(1234);
+  });
+
   it('applies ADDED, MODIFIED and DELETED events and returns the objects as stored', async () => {
     await store.cache.apply([pod('acc-events', 'ns1', 'a', '1'), pod('acc-events', 'ns1', 'b', '2')], at(1));
     await store.cache.apply(
