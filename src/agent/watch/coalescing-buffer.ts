@@ -2,6 +2,7 @@
 // the control plane. Events for the same object coalesce (the latest state wins); snapshot markers and
 // bookmarks are barriers that keep their order relative to events. When it holds `capacity` items,
 // producers wait: the watch stops reading, and TCP pushes back on the API server.
+import { untilWokenOrAborted } from '../../lib/signalled-wait.ts';
 import { type CacheItem, scopeKey } from './cache-item.ts';
 
 type Segment = { kind: 'events'; items: Map<string, CacheItem> } | { kind: 'marker'; item: CacheItem };
@@ -25,10 +26,7 @@ export class CoalescingBuffer {
   async put(item: CacheItem, signal?: AbortSignal): Promise<void> {
     while (this.#size >= this.#capacity) {
       signal?.throwIfAborted();
-      await new Promise<void>((resolve) => {
-        this.#spaceWaiters.push(resolve);
-        signal?.addEventListener('abort', () => resolve(), { once: true });
-      });
+      await untilWokenOrAborted((wake) => this.#spaceWaiters.push(wake), signal);
     }
     signal?.throwIfAborted();
     if (item.type === 'event') {
@@ -57,10 +55,7 @@ export class CoalescingBuffer {
   async waitForItems(signal?: AbortSignal): Promise<void> {
     while (this.#size === 0) {
       signal?.throwIfAborted();
-      await new Promise<void>((resolve) => {
-        this.#dataWaiters.push(resolve);
-        signal?.addEventListener('abort', () => resolve(), { once: true });
-      });
+      await untilWokenOrAborted((wake) => this.#dataWaiters.push(wake), signal);
     }
     signal?.throwIfAborted();
   }

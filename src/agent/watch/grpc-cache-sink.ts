@@ -3,6 +3,7 @@
 // next batch only after storing this one, so acknowledgements pace the agent). A broken stream fails
 // the batches in flight; the uplink sends them again on the next stream, after a reconnect.
 import type { CallOptions, ClientDuplexStream, Metadata } from '@grpc/grpc-js';
+import { type AbortableSettlers, abortableSettlers } from '../../lib/signalled-wait.ts';
 import {
   type CacheAck__Output,
   type CacheBatch,
@@ -57,13 +58,11 @@ function toMessage(item: CacheItem): CacheItemMessage {
   }
 }
 
-type Pending = { resolve: () => void; reject: (error: Error) => void };
-
 export class GrpcCacheSink implements CacheSink {
   readonly #connection: CachingConnection;
   #client: CachingClient | undefined;
   #stream: ClientDuplexStream<CacheBatch, CacheAck__Output> | undefined;
-  readonly #pending = new Map<number, Pending>();
+  readonly #pending = new Map<number, AbortableSettlers<void>>();
   #sequence = 0;
 
   constructor(connection: CachingConnection) {
@@ -104,12 +103,10 @@ export class GrpcCacheSink implements CacheSink {
   async publish(items: CacheItem[], signal: AbortSignal): Promise<void> {
     const stream = await this.#open();
     const sequence = ++this.#sequence;
-    const acknowledged = new Promise<void>((resolve, reject) => {
-      this.#pending.set(sequence, { resolve, reject });
-      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-    });
+    const acknowledged = abortableSettlers<void>(signal);
+    this.#pending.set(sequence, acknowledged);
     stream.write({ sequence: String(sequence), items: items.map(toMessage) });
-    await acknowledged;
+    await acknowledged.promise;
   }
 
   async resumeVersions(

@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Backoff } from '../../lib/backoff.ts';
 import { isRecord } from '../../lib/is-record.ts';
+import { untilWokenOrAborted } from '../../lib/signalled-wait.ts';
 import type { ApiResource, KubeHttp } from '../kube/index.ts';
 import { KubeApiError, resourcePath } from '../kube/index.ts';
 import type { CacheItem, WatchScope } from './cache-item.ts';
@@ -248,11 +249,10 @@ export class ScopeWatcher {
           }
           this.#update('backoff', error instanceof Error ? error.message : String(error));
           this.#o.onError?.(error, needList ? 'list' : 'watch');
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-            signal.addEventListener('abort', () => resolve(), { once: true });
+          await untilWokenOrAborted((w) => {
+            wake = w;
             backoff.runOnce();
-          });
+          }, signal);
         }
       }
     } finally {
