@@ -1,0 +1,202 @@
+// The client-go informer peer (bench/peers/informer) as a child process: builds it once into the
+// cache outside the clone, keyed by a hash of its sources, and drives its line protocol (JSON reports
+// on stdout, `stats` and `gc` commands on stdin).
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { access, constants, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { cacheRoot } from '../../test/cluster/binary-cache.ts';
+import { formatDuration } from '../../test/cluster/elapsed.ts';
+
+const MODULE_DIR = fileURLToPath(new URL('./informer/', import.meta.url));
+const MODULE_INPUTS = ['go.mod', 'go.sum', 'main.go'] as const;
+/** How much of the peer's stderr an error carries. */
+const STDERR_TAIL_LINES = 20;
+
+const syncedReportSchema = z.object({
+  event: z.literal('synced'),
+  /** From the peer's process start to every informer's cache being synced. */
+  ms: z.number(),
+  objects: z.number().int(),
+  heapAllocBytes: z.number().int(),
+  heapInuseBytes: z.number().int(),
+});
+
+const statsReportSchema = z.object({
+  event: z.literal('stats'),
+  /** Latency samples since the previous `stats`; the percentiles are 0 when there are none. */
+  count: z.number().int(),
+  p50Ms: z.number(),
+  p99Ms: z.number(),
+  maxMs: z.number(),
+  heapAllocBytes: z.number().int(),
+  heapInuseBytes: z.number().int(),
+  objects: z.number().int(),
+});
+
+const peerLineSchema = z.discriminatedUnion('event', [
+  syncedReportSchema,
+  statsReportSchema,
+  z.object({ event: z.literal('gc') }),
+]);
+
+export type SyncedReport = z.infer<typeof syncedReportSchema>;
+export type StatsReport = z.infer<typeof statsReportSchema>;
+type PeerLine = z.infer<typeof peerLineSchema>;
+
+/** The peer's binary, built on first use; later calls with unchanged sources do not run Go. */
+export async function buildInformerPeer(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const hash = createHash('sha256');
+  for (const name of MODULE_INPUTS) {
+    hash.update(name);
+    hash.update('\0');
+    hash.update(await readFile(join(MODULE_DIR, name)));
+    hash.update('\0');
+  }
+  const dir = join(cacheRoot(env), 'bench', `informer-${hash.digest('hex').slice(0, 12)}`);
+  const binary = join(dir, 'informer');
+  try {
+    await access(binary, constants.X_OK);
+    return binary;
+  } catch {
+    // Not built yet.
+  }
+  await mkdir(dir, { recursive: true });
+  // Built under a temporary name and renamed, so an interrupted build never leaves a file that a
+  // later run would take for a complete binary.
+  const partial = `${binary}.partial-${process.pid}`;
+  const started = performance.now();
+  try {
+    // -buildvcs=false: the binary must not depend on the state of the clone, which is not hashed.
+    // Go's stdout goes to our stderr, keeping our stdout for whatever the benchmark prints.
+    const child = spawn('go', ['build', '-buildvcs=false', '-o', partial, '.'], {
+      cwd: MODULE_DIR,
+      env,
+      stdio: ['ignore', process.stderr, 'inherit'],
+    });
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', (e) => reject(new Error(`go: ${e.message} (is Go installed and on PATH?)`)));
+      child.once('close', resolve);
+    });
+    if (code !== 0) throw new Error(`go build in ${MODULE_DIR} failed (exit ${code})`);
+    await rename(partial, binary);
+  } finally {
+    await rm(partial, { force: true });
+  }
+  process.stderr.write(`[informer-peer] built ${binary} in ${formatDuration(performance.now() - started)}\n`);
+  return binary;
+}
+
+export interface InformerPeerOptions {
+  readonly binary: string;
+  readonly kubeconfig: string;
+  /** Kinds to hold in informers: configmaps, pods, secrets, services, deployments. */
+  readonly kinds: readonly string[];
+  /** ConfigMap data key holding the write time in epoch milliseconds; the peer defaults to `bench-ts`. */
+  readonly latencyKey?: string;
+}
+
+export interface InformerPeer {
+  readonly pid: number;
+  /** Resolves on the peer's first report; rejects, with its stderr tail, if it exits before. */
+  readonly synced: Promise<SyncedReport>;
+  /** Latency percentiles since the previous call, and the heap as it is (no forced GC). */
+  stats(): Promise<StatsReport>;
+  /** Forces a Go GC, so that the next `stats` reads a steady heap. */
+  gc(): Promise<void>;
+  /** Ends the peer and resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+interface Pending {
+  readonly event: PeerLine['event'];
+  readonly resolve: (line: PeerLine) => void;
+  readonly reject: (error: Error) => void;
+}
+
+export function startInformerPeer(opts: InformerPeerOptions): InformerPeer {
+  const args = ['--kubeconfig', opts.kubeconfig, '--kinds', opts.kinds.join(',')];
+  if (opts.latencyKey !== undefined) args.push('--latency-key', opts.latencyKey);
+  const child = spawn(opts.binary, args, { stdio: 'pipe' });
+  // A failed spawn leaves no pid and emits 'error' later; without a listener that would crash us.
+  child.once('error', () => {});
+  if (child.pid === undefined) throw new Error(`cannot start ${opts.binary}: not found or not executable`);
+  const pid = child.pid;
+
+  const stderrTail: string[] = [];
+  const keepStderr = (line: string) => {
+    stderrTail.push(line);
+    if (stderrTail.length > STDERR_TAIL_LINES) stderrTail.shift();
+  };
+  createInterface({ input: child.stderr }).on('line', keepStderr);
+  // A write racing the peer's exit fails with EPIPE; the exit itself is reported through `exited`.
+  child.stdin.on('error', () => {});
+
+  // Replies come in the order the commands were sent, so a queue pairs them.
+  const pending: Pending[] = [];
+  let exitError: Error | undefined;
+  const expect = (event: PeerLine['event']): Promise<PeerLine> =>
+    exitError !== undefined
+      ? Promise.reject(exitError)
+      : new Promise((resolve, reject) => pending.push({ event, resolve, reject }));
+  const synced = expect('synced').then((line) => syncedReportSchema.parse(line));
+  // Unobserved if the caller stops the peer before it syncs; that must not crash the process.
+  synced.catch(() => {});
+
+  createInterface({ input: child.stdout }).on('line', (text) => {
+    const next = pending.shift();
+    // The peer prints only answers; a line nobody asked for is kept with stderr for the next error.
+    if (next === undefined) {
+      keepStderr(`unsolicited stdout: ${text}`);
+      return;
+    }
+    let line: PeerLine;
+    try {
+      line = peerLineSchema.parse(JSON.parse(text));
+    } catch (error) {
+      next.reject(new Error(`informer peer printed an unexpected line: ${text}`, { cause: error }));
+      return;
+    }
+    if (line.event !== next.event) {
+      next.reject(new Error(`informer peer answered ${line.event}, expected ${next.event}`));
+      return;
+    }
+    next.resolve(line);
+  });
+
+  const exited = new Promise<void>((resolve) => {
+    // 'close' comes after stdout has ended, so every report line has been handled by then.
+    child.once('close', (code, signal) => {
+      const how = signal !== null ? `signal ${signal}` : `code ${code}`;
+      exitError = new Error(`informer peer ${pid} exited (${how}); stderr:\n${stderrTail.join('\n')}`);
+      for (const p of pending.splice(0)) p.reject(exitError);
+      resolve();
+    });
+  });
+
+  const command = (name: 'stats' | 'gc'): Promise<PeerLine> => {
+    const reply = expect(name);
+    child.stdin.write(`${name}\n`);
+    return reply;
+  };
+
+  return {
+    pid,
+    synced,
+    stats: async () => statsReportSchema.parse(await command('stats')),
+    gc: async () => {
+      await command('gc');
+    },
+    stop: async () => {
+      if (exitError === undefined) {
+        // Each of the two ends the peer, mid-sync too; sending both costs nothing.
+        child.stdin.end();
+        child.kill('SIGTERM');
+      }
+      await exited;
+    },
+  };
+}

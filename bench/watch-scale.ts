@@ -1,0 +1,243 @@
+// bench/watch-scale: how long the initial sync of a large cluster takes, and what it costs in
+// memory and CPU, for the agent (until cloudctl has stored every object) beside a client-go
+// informer (until its caches have synced) and a raw paginated list (the physical limit), all in one
+// run against the same real cluster. Usage:
+//   node bench/watch-scale.ts [--sizes 10000,50000] [--reps 2] [--steady-seconds 10] [--profile DIR]
+// --profile saves, per size, the agent's CPU profile of its first seconds (from its own pprof
+// endpoint) and a heap profile once synced, for `go tool pprof -top`.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import type { ApiClient } from '../test/cluster/api-client.ts';
+import { startCluster } from '../test/cluster/cluster.ts';
+import { ACCOUNT, startAgentProcess, startBenchControlPlane, waitFor } from './lib/bench-system.ts';
+import { type Population, populate, population } from './lib/populate.ts';
+import { processStats } from './lib/process-stats.ts';
+import { rawList } from './lib/raw-list.ts';
+import { fixed, median, mib, ratio, table } from './lib/summary.ts';
+import { buildInformerPeer, startInformerPeer } from './peers/informer-peer.ts';
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '10000,50000' },
+    reps: { type: 'string', default: '2' },
+    'steady-seconds': { type: 'string', default: '10' },
+    'keep-dir': { type: 'boolean', default: false },
+    profile: { type: 'string' },
+    'profile-seconds': { type: 'string', default: '8' },
+  },
+});
+const sizes = values.sizes.split(',').map(Number);
+const reps = Number(values.reps);
+const steadyMs = Number(values['steady-seconds']) * 1000;
+const log = (line: string) => console.error(`[watch-scale] ${line}`);
+const LIST_PATHS = ['/api/v1/configmaps', '/api/v1/pods'];
+const SYNC_LIMIT_MS = 15 * 60_000;
+
+/** The figures one run of one contender gives. */
+interface Figures {
+  syncMs: number;
+  peakRssBytes: number;
+  steadyRssBytes: number;
+  heapBytes: number;
+  cpuSecondsAtSync: number;
+}
+
+async function allPodsRunning(client: ApiClient): Promise<boolean> {
+  const response = await client.request('GET', '/api/v1/pods?fieldSelector=status.phase!%3DRunning&limit=1');
+  return response.status === 200 && ((response.json as { items?: unknown[] }).items ?? []).length === 0;
+}
+
+async function measureAgent(
+  dir: string,
+  kubeconfigPath: string,
+  expected: number,
+  profilePrefix?: string,
+): Promise<Figures> {
+  const controlPlane = await startBenchControlPlane(dir);
+  const started = performance.now();
+  const agent = await startAgentProcess({
+    dir,
+    controlPlane,
+    kubeconfigPath,
+    kinds: ['configMap', 'pod'],
+  });
+  try {
+    const cpuProfile =
+      profilePrefix === undefined
+        ? undefined
+        : captureCpuProfile(agent.pprofUrl, `${profilePrefix}.cpu.pb.gz`);
+    await waitFor(
+      `cloudctl to store ${expected} objects (agent log: ${agent.logFile})`,
+      async () => ((await controlPlane.plane.store.cache.count(ACCOUNT)) >= expected ? true : undefined),
+      SYNC_LIMIT_MS,
+    );
+    const syncMs = performance.now() - started;
+    const atSync = processStats(agent.pid);
+    await cpuProfile;
+    if (profilePrefix !== undefined) await download(`${agent.pprofUrl}/heap`, `${profilePrefix}.heap.pb.gz`);
+    await sleep(steadyMs);
+    const steady = processStats(agent.pid);
+    return {
+      syncMs,
+      peakRssBytes: steady.peakRssBytes,
+      steadyRssBytes: steady.rssBytes,
+      heapBytes: await agent.metric('nodejs_heap_size_used_bytes'),
+      cpuSecondsAtSync: atSync.cpuSeconds,
+    };
+  } finally {
+    await agent.stop();
+    await controlPlane.close();
+  }
+}
+
+async function measurePeer(binary: string, kubeconfigPath: string): Promise<Figures> {
+  const started = performance.now();
+  const peer = startInformerPeer({ binary, kubeconfig: kubeconfigPath, kinds: ['configmaps', 'pods'] });
+  try {
+    await peer.synced;
+    const syncMs = performance.now() - started;
+    const atSync = processStats(peer.pid);
+    await sleep(steadyMs);
+    const steady = processStats(peer.pid);
+    const stats = await peer.stats();
+    return {
+      syncMs,
+      peakRssBytes: steady.peakRssBytes,
+      steadyRssBytes: steady.rssBytes,
+      heapBytes: stats.heapAllocBytes,
+      cpuSecondsAtSync: atSync.cpuSeconds,
+    };
+  } finally {
+    await peer.stop();
+  }
+}
+
+async function download(url: string, file: string): Promise<void> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`GET ${url}: HTTP ${response.status}`);
+  writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+  log(`saved ${file}`);
+}
+
+/** Starts a CPU profile as soon as the agent's pprof port answers: it covers start-up and the sync. */
+async function captureCpuProfile(pprofUrl: string, file: string): Promise<void> {
+  await waitFor(
+    "the agent's pprof port",
+    async () => ((await fetch(`${pprofUrl}/`).catch(() => undefined))?.ok ? true : undefined),
+    30_000,
+    20,
+  );
+  await download(`${pprofUrl}/profile?seconds=${values['profile-seconds']}`, file);
+}
+
+const medianOf = (runs: readonly Figures[], pick: (f: Figures) => number) => median(runs.map(pick));
+
+interface SizeResult {
+  size: number;
+  objects: number;
+  agent: Figures[];
+  peer: Figures[];
+  rawMs: number[];
+}
+
+function sizeTable(result: SizeResult): string {
+  const { agent, peer, rawMs } = result;
+  const row = (label: string, pick: (f: Figures) => number, unit: (n: number) => string) => {
+    const ours = medianOf(agent, pick);
+    const theirs = medianOf(peer, pick);
+    return [label, unit(ours), unit(theirs), ratio(ours, theirs)];
+  };
+  const secs = (ms: number) => fixed(ms / 1000, 2);
+  const mb = (bytes: number) => fixed(mib(bytes), 1);
+  const ourSync = medianOf(agent, (f) => f.syncMs);
+  const raw = median(rawMs);
+  return [
+    `### ${result.size} objects (${result.objects} listed: ConfigMaps and Pods, every namespace)`,
+    '',
+    table(
+      ['figure (median)', 'orch-agent', 'client-go informer', 'ours/peer'],
+      [
+        row('initial sync, s', (f) => f.syncMs, secs),
+        row('peak RSS, MiB', (f) => f.peakRssBytes, mb),
+        row(`steady RSS (${steadyMs / 1000} s after sync), MiB`, (f) => f.steadyRssBytes, mb),
+        row('heap in use, MiB', (f) => f.heapBytes, mb),
+        row(
+          'CPU until synced, s',
+          (f) => f.cpuSecondsAtSync,
+          (n) => fixed(n, 2),
+        ),
+      ],
+    ),
+    '',
+    table(
+      ['limit', 'raw paginated list (500/page)', 'orch-agent sync', 'ours/limit'],
+      [['time, s', secs(raw), secs(ourSync), ratio(ourSync, raw)]],
+    ),
+  ].join('\n');
+}
+
+function growthTable(results: readonly SizeResult[]): string {
+  const first = results[0];
+  const last = results.at(-1);
+  if (first === undefined || last === undefined || first === last) return '';
+  const growth = (pick: (r: SizeResult) => Figures[]) =>
+    medianOf(pick(last), (f) => f.steadyRssBytes) - medianOf(pick(first), (f) => f.steadyRssBytes);
+  const ours = growth((r) => r.agent);
+  const theirs = growth((r) => r.peer);
+  return [
+    `### Steady RSS growth from ${first.size} to ${last.size} objects`,
+    '',
+    table(
+      ['orch-agent, MiB', 'client-go informer, MiB', 'ours/peer (target ≤ 0.10)'],
+      [[fixed(mib(ours)), fixed(mib(theirs)), ratio(ours, theirs)]],
+    ),
+  ].join('\n');
+}
+
+if (values.profile !== undefined) mkdirSync(values.profile, { recursive: true });
+const dir = mkdtempSync(join(tmpdir(), 'orch-agent-bench-'));
+const cluster = await startCluster({ nodes: 10, log });
+try {
+  const binary = await buildInformerPeer();
+  const nodes = await cluster.kwokNodes(10);
+  const results: SizeResult[] = [];
+  let previous: Population | undefined;
+  for (const size of sizes) {
+    const target = population(size);
+    log(
+      `populating ${size} objects (${target.configMaps} ConfigMaps, ${target.pods} Pods, ${target.namespaces} namespaces)`,
+    );
+    await populate(target, { client: cluster.client, nodes, from: previous, log });
+    previous = target;
+    await waitFor(
+      'every Pod Running',
+      async () => ((await allPodsRunning(cluster.client)) ? true : undefined),
+      10 * 60_000,
+      1000,
+    );
+    const result: SizeResult = { size, objects: 0, agent: [], peer: [], rawMs: [] };
+    for (let rep = 1; rep <= reps; rep++) {
+      const raw = await rawList(cluster.client, LIST_PATHS);
+      result.objects = raw.objects;
+      result.rawMs.push(raw.ms);
+      log(`${size}: rep ${rep}: raw list ${raw.objects} objects in ${raw.ms.toFixed(0)} ms`);
+      const peer = await measurePeer(binary, cluster.kubeconfigPath);
+      result.peer.push(peer);
+      log(`${size}: rep ${rep}: informer synced in ${peer.syncMs.toFixed(0)} ms`);
+      const profile =
+        values.profile === undefined || rep > 1 ? undefined : join(values.profile, `agent-${size}`);
+      const agent = await measureAgent(dir, cluster.kubeconfigPath, raw.objects, profile);
+      result.agent.push(agent);
+      log(`${size}: rep ${rep}: agent synced (stored by cloudctl) in ${agent.syncMs.toFixed(0)} ms`);
+    }
+    results.push(result);
+    console.log(`${sizeTable(result)}\n`);
+  }
+  console.log(growthTable(results));
+} finally {
+  await cluster.stop();
+  if (!values['keep-dir']) rmSync(dir, { recursive: true, force: true });
+}
