@@ -8,4 +8,8 @@ if (major < 22 || (major === 22 && minor < 18)) {
   );
   process.exit(2);
 }
+// Compiled code is cached on disk (NODE_COMPILE_CACHE, else the OS temp dir): the next start skips
+// most of the ~1 s of parsing and compiling the sources and libraries. Unwritable: silently off.
+const { enableCompileCache } = await import('node:module');
+enableCompileCache?.();
 await import('../src/agent/cli.ts');
