@@ -32,5 +32,7 @@ COPY --chown=root:root proto ./proto
 # The node image's unprivileged user; the files above stay root-owned and read-only to it.
 USER 1000:1000
 EXPOSE 8082 8008
-ENTRYPOINT ["/usr/bin/tini", "--", "node", "/app/bin/orch-agent.js"]
+# --max-semi-space-size caps V8's young generation at 16 MiB per semi-space: under a large initial
+# sync V8 otherwise grows it to 64 MiB each and keeps the memory (see docs/benchmarks.md).
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "--max-semi-space-size=16", "/app/bin/orch-agent.js"]
 CMD ["run", "--config", "/etc/orch-agent/config.yaml"]

@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
+import { AGENT_NODE_FLAGS } from '../../src/agent/node-flags.ts';
 import { type ControlPlane, hashToken, parseConfig, startControlPlane } from '../../src/cloudctl/index.ts';
 import { freePort } from '../../test/cluster/free-port.ts';
 
@@ -20,8 +21,14 @@ export interface BenchControlPlane {
   close(): Promise<void>;
 }
 
-/** cloudctl on its embedded database in memory: every run starts with an empty cache. */
-export async function startBenchControlPlane(dir: string): Promise<BenchControlPlane> {
+let runs = 0;
+
+/**
+ * cloudctl on its embedded database, as the demo and a default install run it: in a data directory
+ * (a new one per run, so every run starts with an empty cache). PGlite's `memory://` is no faster:
+ * its in-memory file system grows files by copying them.
+ */
+export async function startBenchControlPlane(dir: string, databaseUrl?: string): Promise<BenchControlPlane> {
   const token = randomBytes(24).toString('hex');
   const logger = pino({ level: 'warn' }, pino.destination({ dest: join(dir, 'cloudctl.log'), sync: false }));
   const plane = await startControlPlane(
@@ -29,7 +36,10 @@ export async function startBenchControlPlane(dir: string): Promise<BenchControlP
       {
         grpc: { host: '127.0.0.1', port: 0 },
         agents: [{ id: AGENT_ID, tokenHash: hashToken(token) }],
-        database: { dataDir: 'memory://' },
+        database:
+          databaseUrl === undefined
+            ? { dataDir: join(dir, `cloudctl-data-${++runs}`) }
+            : { url: databaseUrl },
       },
       'bench',
       dir,
@@ -84,10 +94,15 @@ export async function startAgentProcess(options: AgentProcessOptions): Promise<A
     ].join('\n'),
   );
   const logFile = join(dir, 'agent.log');
-  const child = spawn(process.execPath, [join(ROOT, 'bin/orch-agent.js'), 'run', '--config', configFile], {
-    env: { ...process.env, ORCH_AGENT_TOKEN: controlPlane.token, ORCH_AGENT_ID: AGENT_ID },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // As the image runs it (its ENTRYPOINT's Node flags).
+  const child = spawn(
+    process.execPath,
+    [...AGENT_NODE_FLAGS, join(ROOT, 'bin/orch-agent.js'), 'run', '--config', configFile],
+    {
+      env: { ...process.env, ORCH_AGENT_TOKEN: controlPlane.token, ORCH_AGENT_ID: AGENT_ID },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const log = createWriteStream(logFile);
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { AGENT_NODE_FLAGS } from '../../src/agent/node-flags.ts';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
@@ -50,9 +51,15 @@ describe('Dockerfile', () => {
       '/usr/bin/tini',
       '--',
       'node',
+      ...AGENT_NODE_FLAGS,
       '/app/bin/orch-agent.js',
     ]);
     expect(finalStage.some((i) => i.keyword === 'RUN' && /apt-get install .*tini/.test(i.args))).toBe(true);
+  });
+
+  it('runs the agent with the same Node flags as its bin and the benchmarks', () => {
+    const shebang = readFileSync(join(root, 'bin/orch-agent.js'), 'utf8').split('\n')[0];
+    expect(shebang).toBe(`#!/usr/bin/env -S node ${AGENT_NODE_FLAGS.join(' ')}`);
   });
 
   it('writes nothing at run time outside /tmp, so a read-only root filesystem works', () => {
