@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import type { CacheChange } from '../src/cloudctl/store/cache-store.ts';
 import { startCluster } from '../test/cluster/cluster.ts';
 import { ACCOUNT, startAgentProcess, startBenchControlPlane, waitFor } from './lib/bench-system.ts';
 import { namespaceName, populate } from './lib/populate.ts';
 import { processStats } from './lib/process-stats.ts';
+import { observeCommits } from './lib/store-probe.ts';
 import { fixed, mib, percentile, ratio, table } from './lib/summary.ts';
-import { LATENCY_KEY, LoadResult, type LoadSpec, wallClockMs } from './lib/update-load.ts';
+import { LATENCY_KEY, LoadResult, type LoadSpec } from './lib/update-load.ts';
 import { buildInformerPeer, startInformerPeer } from './peers/informer-peer.ts';
 
 const { values } = parseArgs({
@@ -62,17 +62,13 @@ try {
   // What cloudctl committed, and when: each stored ConfigMap carrying a stamp gives one delay.
   const delays: number[] = [];
   const cache = controlPlane.plane.store.cache;
-  const apply = cache.apply.bind(cache);
-  cache.apply = async (changes: readonly CacheChange[], now: Date) => {
-    const outcome = await apply(changes, now);
-    const committed = wallClockMs();
+  observeCommits(cache, (changes, committedAtMs) => {
     for (const change of changes) {
       if (change.type !== 'upsert' || change.kind !== 'ConfigMap') continue;
       const stamp = STAMP.exec(change.body)?.[1];
-      if (stamp !== undefined) delays.push(committed - Number(stamp));
+      if (stamp !== undefined) delays.push(committedAtMs - Number(stamp));
     }
-    return outcome;
-  };
+  });
 
   const agent = await startAgentProcess({
     dir,

@@ -2,7 +2,10 @@
 // memory and CPU, for the agent (until cloudctl has stored every object) beside a client-go
 // informer (until its caches have synced) and a raw paginated list (the physical limit), all in one
 // run against the same real cluster. Usage:
-//   node bench/watch-scale.ts [--sizes 10000,50000] [--reps 2] [--steady-seconds 10] [--profile DIR]
+//   node bench/watch-scale.ts [--sizes 10000,50000] [--reps 2] [--steady-seconds 10]
+//                             [--database pglite|postgres] [--profile DIR]
+// --database: cloudctl's store, its embedded PGlite (the default install) or a PostgreSQL server
+// started for each run (PostgreSQL's server binaries must be installed, as .ci/run does).
 // --profile saves, per size, the agent's CPU profile of its first seconds (from its own pprof
 // endpoint) and a heap profile once synced, for `go tool pprof -top`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,10 +15,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import type { ApiClient } from '../test/cluster/api-client.ts';
 import { startCluster } from '../test/cluster/cluster.ts';
+import { startPostgres } from '../test/support/postgres-server.ts';
 import { ACCOUNT, startAgentProcess, startBenchControlPlane, waitFor } from './lib/bench-system.ts';
 import { type Population, populate, population } from './lib/populate.ts';
 import { processStats } from './lib/process-stats.ts';
 import { rawList } from './lib/raw-list.ts';
+import { storedObjects } from './lib/store-probe.ts';
 import { fixed, median, mib, ratio, table } from './lib/summary.ts';
 import { buildInformerPeer, startInformerPeer } from './peers/informer-peer.ts';
 
@@ -26,9 +31,12 @@ const { values } = parseArgs({
     'steady-seconds': { type: 'string', default: '10' },
     'keep-dir': { type: 'boolean', default: false },
     profile: { type: 'string' },
+    database: { type: 'string', default: 'pglite' },
     'profile-seconds': { type: 'string', default: '8' },
   },
 });
+if (values.database !== 'pglite' && values.database !== 'postgres')
+  throw new Error(`--database: pglite or postgres, not ${values.database}`);
 const sizes = values.sizes.split(',').map(Number);
 const reps = Number(values.reps);
 const steadyMs = Number(values['steady-seconds']) * 1000;
@@ -56,7 +64,9 @@ async function measureAgent(
   expected: number,
   profilePrefix?: string,
 ): Promise<Figures> {
-  const controlPlane = await startBenchControlPlane(dir);
+  const postgres = values.database === 'postgres' ? await startPostgres() : undefined;
+  const controlPlane = await startBenchControlPlane(dir, postgres?.url);
+  const stored = storedObjects(controlPlane.plane.store.cache);
   const started = performance.now();
   const agent = await startAgentProcess({
     dir,
@@ -71,11 +81,15 @@ async function measureAgent(
         : captureCpuProfile(agent.pprofUrl, `${profilePrefix}.cpu.pb.gz`);
     await waitFor(
       `cloudctl to store ${expected} objects (agent log: ${agent.logFile})`,
-      async () => ((await controlPlane.plane.store.cache.count(ACCOUNT)) >= expected ? true : undefined),
+      async () => (stored() >= expected ? true : undefined),
       SYNC_LIMIT_MS,
+      10,
     );
     const syncMs = performance.now() - started;
     const atSync = processStats(agent.pid);
+    // The probe's view, checked against the database's own.
+    const counted = await controlPlane.plane.store.cache.count(ACCOUNT);
+    if (counted < expected) throw new Error(`cloudctl holds ${counted} objects, not the ${expected} listed`);
     await cpuProfile;
     if (profilePrefix !== undefined) await download(`${agent.pprofUrl}/heap`, `${profilePrefix}.heap.pb.gz`);
     await sleep(steadyMs);
@@ -90,6 +104,7 @@ async function measureAgent(
   } finally {
     await agent.stop();
     await controlPlane.close();
+    await postgres?.stop();
   }
 }
 
@@ -155,7 +170,7 @@ function sizeTable(result: SizeResult): string {
   const ourSync = medianOf(agent, (f) => f.syncMs);
   const raw = median(rawMs);
   return [
-    `### ${result.size} objects (${result.objects} listed: ConfigMaps and Pods, every namespace)`,
+    `### ${result.size} objects (${result.objects} listed: ConfigMaps and Pods, every namespace; cloudctl on ${values.database})`,
     '',
     table(
       ['figure (median)', 'orch-agent', 'client-go informer', 'ours/peer'],
