@@ -163,6 +163,15 @@ describe('Helm chart', () => {
       'jsonpath={.spec.template.spec.containers[0].env[?(@.name=="ORCH_AGENT_ZONE_ID")].value}',
     ]);
     expect(env).toBe('orch-orch-agent_orch-install');
+    const { stdout: agentId } = await tool('kubectl')([
+      'get',
+      'deploy/orch-orch-agent',
+      '-n',
+      'orch-install',
+      '-o',
+      'jsonpath={.spec.template.spec.containers[0].env[?(@.name=="ORCH_AGENT_ID")].value}',
+    ]);
+    expect(agentId).toBe('orch-orch-agent');
   });
 });
 
