@@ -23,7 +23,11 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends tini=0.19.* \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-ENV NODE_ENV=production
+# Fixed glibc mmap/trim thresholds: freed list-page buffers go back to the system (see
+# src/agent/agent-runtime.ts, which the benchmarks use and a test compares with this file).
+ENV NODE_ENV=production \
+    MALLOC_MMAP_THRESHOLD_=131072 \
+    MALLOC_TRIM_THRESHOLD_=131072
 COPY --from=deps --chown=root:root /app/node_modules ./node_modules
 COPY --chown=root:root package.json ./
 COPY --chown=root:root bin ./bin

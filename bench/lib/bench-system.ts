@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import { AGENT_NODE_FLAGS } from '../../src/agent/node-flags.ts';
+import { AGENT_ENV, AGENT_NODE_FLAGS } from '../../src/agent/agent-runtime.ts';
 import { type ControlPlane, hashToken, parseConfig, startControlPlane } from '../../src/cloudctl/index.ts';
 import { freePort } from '../../test/cluster/free-port.ts';
 
@@ -94,12 +94,12 @@ export async function startAgentProcess(options: AgentProcessOptions): Promise<A
     ].join('\n'),
   );
   const logFile = join(dir, 'agent.log');
-  // As the image runs it (its ENTRYPOINT's Node flags).
+  // As the image runs it (its ENTRYPOINT's Node flags, its environment).
   const child = spawn(
     process.execPath,
     [...AGENT_NODE_FLAGS, join(ROOT, 'bin/orch-agent.js'), 'run', '--config', configFile],
     {
-      env: { ...process.env, ORCH_AGENT_TOKEN: controlPlane.token, ORCH_AGENT_ID: AGENT_ID },
+      env: { ...process.env, ...AGENT_ENV, ORCH_AGENT_TOKEN: controlPlane.token, ORCH_AGENT_ID: AGENT_ID },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { AGENT_NODE_FLAGS } from '../../src/agent/node-flags.ts';
+import { AGENT_ENV, AGENT_NODE_FLAGS } from '../../src/agent/agent-runtime.ts';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
@@ -57,9 +57,15 @@ describe('Dockerfile', () => {
     expect(finalStage.some((i) => i.keyword === 'RUN' && /apt-get install .*tini/.test(i.args))).toBe(true);
   });
 
-  it('runs the agent with the same Node flags as its bin and the benchmarks', () => {
+  it('runs the agent with the same Node flags and environment as its bin and the benchmarks', () => {
+    const settings = Object.entries(AGENT_ENV).map(([name, value]) => `${name}=${value}`);
     const shebang = readFileSync(join(root, 'bin/orch-agent.js'), 'utf8').split('\n')[0];
-    expect(shebang).toBe(`#!/usr/bin/env -S node ${AGENT_NODE_FLAGS.join(' ')}`);
+    expect(shebang).toBe(`#!/usr/bin/env -S ${settings.join(' ')} node ${AGENT_NODE_FLAGS.join(' ')}`);
+    const env = finalStage
+      .filter((i) => i.keyword === 'ENV')
+      .flatMap((i) => i.args.split(/\s+/))
+      .filter((word) => word.includes('='));
+    expect(env).toEqual(expect.arrayContaining(settings));
   });
 
   it('writes nothing at run time outside /tmp, so a read-only root filesystem works', () => {
