@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { startCluster } from '../test/cluster/cluster.ts';
-import { ACCOUNT, startAgentProcess, startBenchControlPlane, waitFor } from './lib/bench-system.ts';
+import { ACCOUNT, startAgentProcess, startBenchControlPlane, waitFor, within } from './lib/bench-system.ts';
 import { namespaceName, populate } from './lib/populate.ts';
 import { processStats } from './lib/process-stats.ts';
 import { observeCommits } from './lib/store-probe.ts';
@@ -88,7 +88,7 @@ try {
       async () => ((await cache.count(ACCOUNT, { kind: 'ConfigMap' })) >= objects ? true : undefined),
       5 * 60_000,
     );
-    await peer.synced;
+    await within(peer.synced, 5 * 60_000, 'the client-go informer to sync');
     const rows: string[][] = [];
     for (const rate of rates) {
       delays.length = 0;

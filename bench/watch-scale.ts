@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import type { ApiClient } from '../test/cluster/api-client.ts';
 import { startCluster } from '../test/cluster/cluster.ts';
 import { startPostgres } from '../test/support/postgres-server.ts';
-import { ACCOUNT, startAgentProcess, startBenchControlPlane, waitFor } from './lib/bench-system.ts';
+import { ACCOUNT, startAgentProcess, startBenchControlPlane, waitFor, within } from './lib/bench-system.ts';
 import { type Population, populate, population } from './lib/populate.ts';
 import { processStats } from './lib/process-stats.ts';
 import { rawList } from './lib/raw-list.ts';
@@ -112,7 +112,7 @@ async function measurePeer(binary: string, kubeconfigPath: string): Promise<Figu
   const started = performance.now();
   const peer = startInformerPeer({ binary, kubeconfig: kubeconfigPath, kinds: ['configmaps', 'pods'] });
   try {
-    await peer.synced;
+    await within(peer.synced, SYNC_LIMIT_MS, 'the client-go informer to sync');
     const syncMs = performance.now() - started;
     const atSync = processStats(peer.pid);
     await sleep(steadyMs);

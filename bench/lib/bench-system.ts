@@ -145,3 +145,19 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
+
+/** `promise`, or an error naming `what` after `limitMs`: a peer that cannot sync must not hang a run. */
+export async function within<T>(promise: Promise<T>, limitMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`timed out after ${limitMs / 1000} s waiting for ${what}`)),
+      limitMs,
+    );
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
