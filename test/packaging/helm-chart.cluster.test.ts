@@ -6,9 +6,11 @@ import { promisify } from 'node:util';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { formatIssue, loadConfig } from '../../src/agent/config/index.ts';
+import { hashToken } from '../../src/cloudctl/index.ts';
 import { isRecord } from '../../src/lib/is-record.ts';
 import { tempDir, writeConfig } from '../agent/config/config-fixture.ts';
 import { startInProcessAgent } from '../agent/in-process-agent.ts';
+import { startTestControlPlane } from '../cloudctl/harness.ts';
 import { freePort } from '../cluster/free-port.ts';
 import { createServiceAccountToken, sharedCluster, sharedClusterClient } from '../cluster/index.ts';
 
@@ -81,6 +83,17 @@ function renderedConfig(objects: Array<Record<string, unknown>>): string {
   const data = isRecord(configMap?.data) ? configMap.data['config.yaml'] : undefined;
   if (typeof data !== 'string') throw new Error('no config.yaml in the rendered ConfigMap');
   return data;
+}
+
+/** The plain `value` environment variables of the chart's agent container (ORCH_AGENT_ID, …). */
+function containerEnv(objects: Array<Record<string, unknown>>): Record<string, string> {
+  const deployment = objects.find((o) => o.kind === 'Deployment');
+  const containers = (deployment as { spec?: { template?: { spec?: { containers?: unknown[] } } } })?.spec
+    ?.template?.spec?.containers;
+  const env = isRecord(containers?.[0]) && Array.isArray(containers[0].env) ? containers[0].env : [];
+  return Object.fromEntries(
+    env.filter(isRecord).flatMap((e) => (typeof e.value === 'string' ? [[String(e.name), e.value]] : [])),
+  );
 }
 
 describe('Helm chart', () => {
@@ -180,7 +193,22 @@ describe('in-cluster mode with the chart', () => {
     const shared = sharedCluster();
     const namespace = 'orch-in-cluster';
     const healthPort = await freePort();
-    const args = ['--set', `healthPort=${healthPort}`, '--set', 'config.telemetry.enabled=false'];
+    // A real cloudctl that knows the agent under the id the chart gives it, with a token Secret as a
+    // user would configure: readiness needs the initial state stored there.
+    const token = 'token-of-the-chart-agent';
+    const cp = await startTestControlPlane({
+      agents: [{ id: 'orch-orch-agent', tokenHash: hashToken(token) }],
+    });
+    const args = [
+      '--set',
+      `healthPort=${healthPort}`,
+      '--set',
+      'config.telemetry.enabled=false',
+      '--set',
+      `cloudctl.grpc=${cp.address}`,
+      '--set',
+      'cloudctl.tokenSecret.name=orch-agent-token',
+    ];
     await tool('helm')([
       'install',
       'orch',
@@ -193,7 +221,7 @@ describe('in-cluster mode with the chart', () => {
     ]);
     const { objects } = await render(namespace, args);
     const client = sharedClusterClient();
-    const token = await createServiceAccountToken(client, namespace, 'orch-orch-agent').finally(() =>
+    const saToken = await createServiceAccountToken(client, namespace, 'orch-orch-agent').finally(() =>
       client.close(),
     );
 
@@ -201,7 +229,7 @@ describe('in-cluster mode with the chart', () => {
     const root = tempDir();
     const saDir = join(root, 'var/run/secrets/kubernetes.io/serviceaccount');
     mkdirSync(saDir, { recursive: true });
-    writeFileSync(join(saDir, 'token'), token);
+    writeFileSync(join(saDir, 'token'), saToken);
     writeFileSync(join(saDir, 'ca.crt'), shared.ca);
     writeFileSync(join(saDir, 'namespace'), namespace);
     const server = new URL(shared.server);
@@ -209,6 +237,8 @@ describe('in-cluster mode with the chart', () => {
       KUBERNETES_SERVICE_HOST: server.hostname,
       KUBERNETES_SERVICE_PORT: server.port,
       POD_NAMESPACE: namespace,
+      ...containerEnv(objects),
+      ORCH_AGENT_TOKEN: token,
     };
 
     const agent = await startInProcessAgent(
@@ -267,8 +297,10 @@ describe('in-cluster mode with the chart', () => {
         ok: false,
         error: { code: 'FORBIDDEN' },
       });
+      expect(await cp.plane.store.cache.count('in-cluster', { kind: 'ConfigMap' })).toBeGreaterThan(0);
     } finally {
       await agent.stop();
+      await cp.close();
     }
   });
 });

@@ -50,9 +50,17 @@ export class AccountWatcher {
     return this.#o.cluster.account.name;
   }
 
-  /** Every scope has finished its first list, or resumed without one. */
+  /**
+   * Every scope's first list has reached the control plane (its snapshot end was acknowledged), or
+   * the scope resumed without one, or it may not be read.
+   */
   get synced(): boolean {
     return this.#running.size > 0 && [...this.#running.keys()].every((key) => this.#synced.has(key));
+  }
+
+  /** The control plane acknowledged a snapshot end of this scope: what it holds of it is whole. */
+  snapshotDelivered(key: string): void {
+    if (this.#running.has(key)) this.#synced.add(key);
   }
 
   scopeCount(): number {
@@ -145,10 +153,7 @@ export class AccountWatcher {
       ...(target.fieldSelector === undefined ? {} : { fieldSelector: target.fieldSelector }),
       ...(this.#o.cluster.account.onlyPlatformManaged ? { accept: platformManaged } : {}),
       ...(isCrds ? { onEvent: () => this.#crdChanged() } : {}),
-      onListDuration: (seconds) => {
-        this.#synced.add(key);
-        this.#o.onListDuration?.(seconds);
-      },
+      ...(this.#o.onListDuration === undefined ? {} : { onListDuration: this.#o.onListDuration }),
       onError: (error) => this.#o.onError?.(scope, error),
       onForbidden: (message) => {
         // Nothing to sync that the account may see: readiness must not wait for it.

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentConfig } from '../config/index.ts';
 import type { AccountCluster } from '../operations/index.ts';
 import { AccountWatcher } from './account-watcher.ts';
-import type { CacheItem, CacheSink, WatchScope } from './cache-item.ts';
+import { type CacheItem, type CacheSink, scopeKey, type WatchScope } from './cache-item.ts';
 import { CoalescingBuffer } from './coalescing-buffer.ts';
 import { TaskBudget } from './task-budget.ts';
 import type { WatchRegistry } from './watch-registry.ts';
@@ -129,6 +129,7 @@ export class WatchManager {
         try {
           await this.#deps.sink.publish(batch, signal);
           this.#count(batch);
+          this.#delivered(batch);
           break;
         } catch (error) {
           if (signal.aborted) break;
@@ -139,6 +140,14 @@ export class WatchManager {
         }
       }
       this.#publishing = false;
+    }
+  }
+
+  /** Snapshot ends the control plane has acknowledged mark their scopes synced (readiness). */
+  #delivered(batch: CacheItem[]) {
+    for (const item of batch) {
+      if (item.type === 'snapshotEnd')
+        this.#accounts.get(item.scope.account)?.snapshotDelivered(scopeKey(item.scope));
     }
   }
 
