@@ -1,10 +1,12 @@
 // The command-line conventions both binaries share: `--config FILE`, `--help`, `--version`; a usage
 // error is reported with a pointer to --help and exit status 2.
 import { parseArgs } from 'node:util';
+import pkg from '../../package.json' with { type: 'json' };
 
 export class UsageError extends Error {}
 
-export const USAGE_EXIT = 2;
+/** Exit statuses of both programs. */
+export const EXIT = { ok: 0, invalidConfig: 1, usage: 2 } as const;
 
 export function parseCommandLine(args: string[]) {
   try {
@@ -33,6 +35,26 @@ export async function withUsageErrors(
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     err(`${program}: ${error.message}\nRun '${program} --help' for usage.`);
-    return USAGE_EXIT;
+    return EXIT.usage;
   }
+}
+
+/** Prints the usage or the version when the command line asks for one; true when it did. */
+export function answeredHelpOrVersion(
+  values: { help?: boolean | undefined; version?: boolean | undefined },
+  usage: string,
+  out: (text: string) => void,
+): boolean {
+  if (values.help) out(usage);
+  else if (values.version) out(pkg.version);
+  else return false;
+  return true;
+}
+
+/** The `--config FILE` of a long-running command (`run`, `serve`), which takes no positionals. */
+export function daemonConfigFile(command: string, rest: string[], config: string | undefined): string {
+  if (rest.length > 0)
+    throw new UsageError(`'${command}' takes no positional arguments (found ${rest.join(' ')})`);
+  if (config === undefined) throw new UsageError(`'${command}' needs --config FILE`);
+  return config;
 }

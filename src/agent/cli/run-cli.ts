@@ -1,7 +1,12 @@
 // Parses the command line and dispatches. Usage errors exit 2 with a pointer to --help.
 
-import pkg from '../../../package.json' with { type: 'json' };
-import { parseCommandLine, UsageError, withUsageErrors } from '../../lib/command-line.ts';
+import {
+  answeredHelpOrVersion,
+  daemonConfigFile,
+  parseCommandLine,
+  UsageError,
+  withUsageErrors,
+} from '../../lib/command-line.ts';
 import { type CliIo, EXIT } from './cli-io.ts';
 import { printCommand, validateCommand } from './config-commands.ts';
 import { USAGE } from './help.ts';
@@ -15,21 +20,9 @@ function oneFile(positionals: string[], command: string): string {
 export function runCli(args: string[], io: CliIo): Promise<number> {
   return withUsageErrors('orch-agent', io.err, async () => {
     const { values, positionals } = parseCommandLine(args);
-    if (values.help) {
-      io.out(USAGE);
-      return EXIT.ok;
-    }
-    if (values.version) {
-      io.out(pkg.version);
-      return EXIT.ok;
-    }
+    if (answeredHelpOrVersion(values, USAGE, io.out)) return EXIT.ok;
     const [command, ...rest] = positionals;
-    if (command === 'run') {
-      if (rest.length > 0)
-        throw new UsageError(`'run' takes no positional arguments (found ${rest.join(' ')})`);
-      if (values.config === undefined) throw new UsageError("'run' needs --config FILE");
-      return await runCommand(values.config, io);
-    }
+    if (command === 'run') return await runCommand(daemonConfigFile('run', rest, values.config), io);
     if (values.config !== undefined) throw new UsageError('--config belongs to the run command');
     if (command === 'config') {
       const [sub, ...files] = rest;

@@ -10,4 +10,4 @@ export interface CliIo {
   stopSignal: () => Promise<string>;
 }
 
-export const EXIT = { ok: 0, invalidConfig: 1, usage: 2 } as const;
+export { EXIT } from '../../lib/command-line.ts';
