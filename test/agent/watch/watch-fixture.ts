@@ -1,14 +1,13 @@
 // What the watch acceptance tests share: an agent run in-process against a real control plane (as in
 // test/agent/end-to-end.cluster.test.ts), readers of the control plane's store and of the API
 // server's request counters, and small helpers to change objects in a cluster.
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentRuntime } from '../../../src/agent/main.ts';
 import { isRecord } from '../../../src/lib/is-record.ts';
 import { AGENT_TOKEN, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { freePort } from '../../cluster/free-port.ts';
 import type { ApiClient, ApiResponse } from '../../cluster/index.ts';
 import { writeConfig } from '../config/config-fixture.ts';
-import { startInProcessAgent } from '../in-process-agent.ts';
+import { msUntil as pollUntil, startInProcessAgent } from '../in-process-agent.ts';
 
 export interface RunningAgent {
   runtime: AgentRuntime;
@@ -40,17 +39,12 @@ export async function startAgent(
 }
 
 /** Milliseconds until `probe` holds, polling every 50 ms; throws after `limitMs`. */
-export async function msUntil(
+export function msUntil(
   what: string,
   probe: () => Promise<boolean> | boolean,
   limitMs = 10_000,
 ): Promise<number> {
-  const started = performance.now();
-  while (!(await probe())) {
-    if (performance.now() - started > limitMs) throw new Error(`${what}: not within ${limitMs} ms`);
-    await sleep(50);
-  }
-  return performance.now() - started;
+  return pollUntil(probe, limitMs, what, 50);
 }
 
 /** Milliseconds until the agent's `/ready` answers 200 (connected, every active account synced). */
