@@ -2,6 +2,7 @@
 // wrap its cache store, so "stored" means committed to the database, without polling the database
 // (a count over 50k rows every few milliseconds would slow the very store it measures).
 import type { CacheChange, CacheStore } from '../../src/cloudctl/store/cache-store.ts';
+import { wallClockMs } from './update-load.ts';
 
 export type CommitObserver = (changes: readonly CacheChange[], committedAtMs: number) => void;
 
@@ -10,7 +11,7 @@ export function observeCommits(cache: CacheStore, observer: CommitObserver): voi
   const apply = cache.apply.bind(cache);
   cache.apply = async (changes, now) => {
     const outcome = await apply(changes, now);
-    observer(changes, performance.timeOrigin + performance.now());
+    observer(changes, wallClockMs());
     return outcome;
   };
 }
