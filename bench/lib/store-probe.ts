@@ -1,7 +1,7 @@
 // Sees what cloudctl commits, as it commits it: the benchmarks run cloudctl in their own process and
 // wrap its cache store, so "stored" means committed to the database, without polling the database
 // (a count over 50k rows every few milliseconds would slow the very store it measures).
-import type { CacheChange, CacheStore } from '../../src/cloudctl/store/cache-store.ts';
+import type { CacheChange, CacheStore } from '../../src/cloudctl/caching/index.ts';
 import { wallClockMs } from './update-load.ts';
 
 export type CommitObserver = (changes: readonly CacheChange[], committedAtMs: number) => void;

@@ -1,15 +1,14 @@
-// Wires cloudctl together: config -> store -> registry, dispatcher -> gRPC endpoint. The returned
-// handle is what tests drive and what the REST API and deployment service will be given.
+// Wires cloudctl together: config -> store -> features -> transports (gRPC for agents). The
+// returned handle is what tests drive and what the HTTP API and deployment service are given.
 import type { Logger } from 'pino';
+import { serviceDefinitions } from '../proto/index.ts';
+import { AccountAssignments } from './accounts/index.ts';
+import { AgentAuthenticator } from './auth/index.ts';
+import { cachingHandlers } from './caching/index.ts';
 import type { CloudctlConfig } from './config/index.ts';
-import {
-  AccountAssignments,
-  AgentRegistry,
-  Authenticator,
-  type GrpcEndpoint,
-  OperationDispatcher,
-  startGrpcEndpoint,
-} from './grpc/index.ts';
+import { type GrpcEndpoint, type GrpcService, type RpcDeps, startGrpcEndpoint } from './grpc/index.ts';
+import { OperationDispatcher, operationResultsHandlers } from './operations/index.ts';
+import { AgentRegistry, sessionHandlers } from './sessions/index.ts';
 import { type CloudctlStore, type DatabaseTarget, openStore } from './store/index.ts';
 
 export interface ControlPlaneDeps {
@@ -25,6 +24,26 @@ export interface ControlPlane {
   accounts: AccountAssignments;
   store: CloudctlStore;
   close(): Promise<void>;
+}
+
+/** The orchagent.v1 services agents call, each a feature's thin adapter. */
+export const AGENT_SERVICES = [
+  'orchagent.v1.AgentSession',
+  'orchagent.v1.Caching',
+  'orchagent.v1.OperationResults',
+] as const;
+
+function agentServices(deps: RpcDeps): GrpcService[] {
+  const definitions = serviceDefinitions();
+  return [
+    { name: AGENT_SERVICES[0], definition: definitions.session, handlers: sessionHandlers(deps) },
+    { name: AGENT_SERVICES[1], definition: definitions.caching, handlers: cachingHandlers(deps) },
+    {
+      name: AGENT_SERVICES[2],
+      definition: definitions.operationResults,
+      handlers: operationResultsHandlers(deps),
+    },
+  ];
 }
 
 export function databaseTarget(database: CloudctlConfig['database']): DatabaseTarget {
@@ -48,8 +67,8 @@ export async function startControlPlane(
   });
   let endpoint: GrpcEndpoint;
   try {
-    endpoint = await startGrpcEndpoint(config.grpc, {
-      authenticator: new Authenticator(config.agents, deps.logger),
+    const rpcDeps: RpcDeps = {
+      authenticator: new AgentAuthenticator(config.agents, deps.logger),
       registry,
       store,
       dispatcher: operations,
@@ -57,7 +76,8 @@ export async function startControlPlane(
       now,
       heartbeatSeconds: config.grpc.heartbeatSeconds,
       helloTimeoutSeconds: config.grpc.helloTimeoutSeconds,
-    });
+    };
+    endpoint = await startGrpcEndpoint(config.grpc, agentServices(rpcDeps), deps.logger);
   } catch (error) {
     await store.close();
     throw error;

@@ -1,11 +1,7 @@
 // The storage contract, run unchanged against embedded PGlite and a real PostgreSQL server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CacheChange,
-  type CloudctlStore,
-  openStore,
-  type WatchScope,
-} from '../../src/cloudctl/store/index.ts';
+import type { CacheChange, WatchScope } from '../../src/cloudctl/caching/index.ts';
+import { type CloudctlStore, openStore } from '../../src/cloudctl/store/index.ts';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.ts';
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');

@@ -1,26 +1,29 @@
-// The control plane's gRPC endpoint: the three orchagent.v1 services, grpc.health.v1 and server
-// reflection (so grpcurl works), on plaintext or TLS, with client certificates required and verified
-// when a client CA is configured.
+// The control plane's gRPC endpoint: the feature services it is given (the orchagent.v1 contract),
+// grpc.health.v1 and server reflection (so grpcurl works), on plaintext or TLS, with client
+// certificates required and verified when a client CA is configured.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Server, ServerCredentials } from '@grpc/grpc-js';
+import {
+  Server,
+  ServerCredentials,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
-import { loadContract, serviceDefinitions } from '../../proto/index.ts';
+import type { Logger } from 'pino';
+import { loadContract } from '../../proto/index.ts';
 import type { CloudctlConfig } from '../config/index.ts';
 import { CloudctlError } from '../errors.ts';
-import { cachingHandlers } from './caching-service.ts';
-import { operationResultsHandlers } from './operation-results-service.ts';
-import type { ServiceDeps } from './service-deps.ts';
-import { sessionHandlers } from './session-service.ts';
 
-export const AGENT_SERVICES = [
-  'orchagent.v1.AgentSession',
-  'orchagent.v1.Caching',
-  'orchagent.v1.OperationResults',
-] as const;
+/** A service to mount: its full name (for health), its definition and its handlers. */
+export interface GrpcService {
+  name: string;
+  definition: ServiceDefinition;
+  handlers: UntypedServiceImplementation;
+}
 
 export interface GrpcEndpoint {
   /** The bound port (the configured one, or the one picked for port 0). */
@@ -62,19 +65,17 @@ function reflectedDefinitions() {
 
 export async function startGrpcEndpoint(
   settings: CloudctlConfig['grpc'],
-  deps: ServiceDeps,
+  services: readonly GrpcService[],
+  logger: Logger,
 ): Promise<GrpcEndpoint> {
   const server = new Server({
     // Let agents keep idle sessions alive with HTTP/2 pings as well as heartbeats.
     'grpc.keepalive_permit_without_calls': 1,
   });
-  const services = serviceDefinitions();
-  server.addService(services.session, sessionHandlers(deps));
-  server.addService(services.caching, cachingHandlers(deps));
-  server.addService(services.operationResults, operationResultsHandlers(deps));
+  for (const service of services) server.addService(service.definition, service.handlers);
   const health = new HealthImplementation({
     '': 'SERVING',
-    ...Object.fromEntries(AGENT_SERVICES.map((name) => [name, 'SERVING' as const])),
+    ...Object.fromEntries(services.map((service) => [service.name, 'SERVING' as const])),
   });
   health.addToServer(server);
   new ReflectionService(reflectedDefinitions()).addToServer(server);
@@ -93,7 +94,7 @@ export async function startGrpcEndpoint(
       reject,
     );
   });
-  deps.logger.info(
+  logger.info(
     { address, port, tls: settings.tls !== undefined, mtls: settings.tls?.clientCaFile !== undefined },
     'gRPC endpoint listening',
   );

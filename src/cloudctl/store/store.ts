@@ -1,8 +1,9 @@
-// The store as one handle: the three record keepers over one database, and closing it.
-import { AgentStore } from './agent-store.ts';
-import { CacheStore } from './cache-store.ts';
+// The store as one handle: each feature's record keeper over one database, and closing it. The
+// record keepers live in their features; only this handle knows them all.
+import { CacheStore } from '../caching/index.ts';
+import { OperationStore } from '../operations/index.ts';
+import { AgentStore } from '../sessions/index.ts';
 import { type DatabaseTarget, openDatabase } from './database.ts';
-import { OperationStore } from './operation-store.ts';
 
 export interface CloudctlStore {
   agents: AgentStore;

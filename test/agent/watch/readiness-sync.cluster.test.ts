@@ -2,7 +2,7 @@
 // cloudctl has acknowledged each scope's snapshot end, not when the agent has merely read the lists.
 // cloudctl's store is held back here so the two moments are far apart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CacheStore } from '../../../src/cloudctl/store/cache-store.ts';
+import type { CacheStore } from '../../../src/cloudctl/caching/index.ts';
 import { startTestControlPlane, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { type ApiClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
 import {

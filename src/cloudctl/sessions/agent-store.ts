@@ -1,6 +1,6 @@
 // Agents and the accounts they serve, as registered: who serves which account, and each account's
 // reported status. The live view (who is connected now) is the registry; this is its durable record.
-import type { Database } from './database.ts';
+import type { Database } from '../store/index.ts';
 
 export interface AgentRegistration {
   agentId: string;

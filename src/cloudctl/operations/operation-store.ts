@@ -1,6 +1,6 @@
 // Operations sent to agents and their results. A result is recorded once per operation id: a
 // redelivered result (the agent retries until it hears back) finds it there and changes nothing.
-import type { Database } from './database.ts';
+import type { Database } from '../store/index.ts';
 
 export interface NewOperation {
   id: string;

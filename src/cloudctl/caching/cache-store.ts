@@ -1,8 +1,7 @@
 // The resource cache: applies what agents stream up (events, snapshots, bookmarks), answers resume
 // version queries, and reads an account's current state. Nothing here knows about gRPC.
 import { sql, type Transaction } from 'kysely';
-import type { Database } from './database.ts';
-import type { CloudctlDatabase } from './schema.ts';
+import type { CloudctlDatabase, Database } from '../store/index.ts';
 
 /** One kind in one namespace of one account; namespace '' is every namespace (or cluster scope). */
 export interface WatchScope {

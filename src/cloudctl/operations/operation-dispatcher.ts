@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { toTimestamp } from '../../proto/index.ts';
 import { CloudctlError } from '../errors.ts';
+import type { AgentRegistry } from '../sessions/index.ts';
 import type { CloudctlStore } from '../store/index.ts';
-import type { AgentRegistry } from './agent-registry.ts';
 
 export interface OperationRequest {
   account: string;

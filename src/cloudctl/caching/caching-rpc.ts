@@ -8,17 +8,17 @@ import {
   type CachingHandlers,
   toTimestamp,
 } from '../../proto/index.ts';
+import { type RpcDeps, RpcFailure } from '../grpc/index.ts';
 import { accountOf, toCacheChange } from './cache-items.ts';
-import { RpcFailure, type ServiceDeps } from './service-deps.ts';
 
 const PUBLISH = '/orchagent.v1.Caching/Publish';
 const RESUME = '/orchagent.v1.Caching/GetResumeVersions';
 
-async function ownedAccounts(deps: ServiceDeps, agentId: string): Promise<Set<string>> {
+async function ownedAccounts(deps: RpcDeps, agentId: string): Promise<Set<string>> {
   return new Set(await deps.store.agents.accountsOf(agentId));
 }
 
-function publish(call: ServerDuplexStream<CacheBatch__Output, CacheAck>, deps: ServiceDeps): void {
+function publish(call: ServerDuplexStream<CacheBatch__Output, CacheAck>, deps: RpcDeps): void {
   const auth = deps.authenticator.authenticate(call, PUBLISH);
   if (!auth.ok) {
     call.emit('error', auth.refusal);
@@ -81,7 +81,7 @@ function publish(call: ServerDuplexStream<CacheBatch__Output, CacheAck>, deps: S
   });
 }
 
-export function cachingHandlers(deps: ServiceDeps): CachingHandlers {
+export function cachingHandlers(deps: RpcDeps): CachingHandlers {
   return {
     Publish: (call) => publish(call, deps),
     GetResumeVersions: (call, callback) => {

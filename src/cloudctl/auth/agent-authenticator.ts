@@ -37,7 +37,7 @@ function certificateCn(call: CallCredentials): string | undefined {
   return Array.isArray(cn) ? cn[0] : cn;
 }
 
-export class Authenticator {
+export class AgentAuthenticator {
   /** Token hash -> agent id. Hashes are compared, never tokens, so lookups leak nothing usable. */
   readonly #byTokenHash: Map<string, string>;
   readonly #agentIds: Set<string>;

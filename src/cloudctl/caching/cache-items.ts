@@ -2,8 +2,8 @@
 // item must name its account, kind and object, objects must be JSON objects.
 import { status } from '@grpc/grpc-js';
 import type { CacheItem__Output, WatchScope__Output } from '../../proto/index.ts';
-import type { CacheChange, WatchScope } from '../store/index.ts';
-import { RpcFailure } from './service-deps.ts';
+import { RpcFailure } from '../grpc/index.ts';
+import type { CacheChange, WatchScope } from './cache-store.ts';
 
 function invalid(index: number, details: string): RpcFailure {
   return new RpcFailure(status.INVALID_ARGUMENT, `items[${index}]: ${details}`);

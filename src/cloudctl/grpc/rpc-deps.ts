@@ -1,12 +1,12 @@
 // What the gRPC services share: passed in, so tests can drive the clock and read the logs.
 import type { Logger } from 'pino';
+import type { AgentAuthenticator } from '../auth/index.ts';
+import type { OperationDispatcher } from '../operations/index.ts';
+import type { AgentRegistry } from '../sessions/index.ts';
 import type { CloudctlStore } from '../store/index.ts';
-import type { AgentRegistry } from './agent-registry.ts';
-import type { Authenticator } from './authenticator.ts';
-import type { OperationDispatcher } from './operation-dispatcher.ts';
 
-export interface ServiceDeps {
-  authenticator: Authenticator;
+export interface RpcDeps {
+  authenticator: AgentAuthenticator;
   registry: AgentRegistry;
   store: CloudctlStore;
   dispatcher: OperationDispatcher;

@@ -2,7 +2,7 @@
 // for it. A redelivered result is acknowledged as a duplicate, so agents may retry freely.
 import { status } from '@grpc/grpc-js';
 import type { OperationResultsHandlers } from '../../proto/index.ts';
-import { RpcFailure, type ServiceDeps } from './service-deps.ts';
+import { type RpcDeps, RpcFailure } from '../grpc/index.ts';
 
 const REPORT = '/orchagent.v1.OperationResults/Report';
 
@@ -16,7 +16,7 @@ function parseResult(bytes: Buffer): { text: string | null; value: unknown } {
   }
 }
 
-export function operationResultsHandlers(deps: ServiceDeps): OperationResultsHandlers {
+export function operationResultsHandlers(deps: RpcDeps): OperationResultsHandlers {
   return {
     Report: (call, callback) => {
       const auth = deps.authenticator.authenticate(call, REPORT);

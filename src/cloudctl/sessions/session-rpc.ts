@@ -10,9 +10,9 @@ import {
   type Hello__Output,
   toTimestamp,
 } from '../../proto/index.ts';
-import type { AccountRegistration } from '../store/index.ts';
+import { type RpcDeps, RpcFailure } from '../grpc/index.ts';
 import type { AgentSession } from './agent-registry.ts';
-import { RpcFailure, type ServiceDeps } from './service-deps.ts';
+import type { AccountRegistration } from './agent-store.ts';
 
 const METHOD = '/orchagent.v1.AgentSession/Connect';
 
@@ -36,7 +36,7 @@ function accountsOf(hello: Hello__Output): AccountRegistration[] {
   });
 }
 
-function connect(call: SessionCall, deps: ServiceDeps): void {
+function connect(call: SessionCall, deps: RpcDeps): void {
   const auth = deps.authenticator.authenticate(call, METHOD);
   if (!auth.ok) {
     call.emit('error', auth.refusal);
@@ -199,6 +199,6 @@ function connect(call: SessionCall, deps: ServiceDeps): void {
   call.on('error', () => cleanup('stream error'));
 }
 
-export function sessionHandlers(deps: ServiceDeps): AgentSessionHandlers {
+export function sessionHandlers(deps: RpcDeps): AgentSessionHandlers {
   return { Connect: (call) => connect(call, deps) };
 }

@@ -2,8 +2,8 @@
 // as their owner first, so the status it reports and the cache batches it streams for them are
 // accepted, then the definitions go down the agent's session as add_accounts.
 import { isRecord } from '../../lib/is-record.ts';
+import type { AgentRegistry, SessionAccount } from '../sessions/index.ts';
 import type { CloudctlStore } from '../store/index.ts';
-import type { AgentRegistry, SessionAccount } from './agent-registry.ts';
 
 export interface AccountAssignment {
   name: string;

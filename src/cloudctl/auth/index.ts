@@ -1,0 +1,7 @@
+// Who is calling: agents over gRPC (tokens and client certificates).
+export {
+  AgentAuthenticator,
+  type CallCredentials,
+  hashToken,
+  type RpcRefusal,
+} from './agent-authenticator.ts';

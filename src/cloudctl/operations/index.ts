@@ -1,0 +1,15 @@
+// Operations on clusters: sent to the agent serving the account, results recorded once
+// (orchagent.v1.OperationResults) and handed to whoever waits.
+export {
+  OperationDispatcher,
+  type OperationOutcome,
+  type OperationRequest,
+} from './operation-dispatcher.ts';
+export { operationResultsHandlers } from './operation-results-rpc.ts';
+export {
+  type NewOperation,
+  OperationStore,
+  type RecordOutcome,
+  type ReportedResult,
+  type StoredOperation,
+} from './operation-store.ts';

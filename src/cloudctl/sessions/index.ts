@@ -1,0 +1,11 @@
+// Agent sessions: the live registry of connected agents, their durable record, and the
+// orchagent.v1.AgentSession service that opens and ends them.
+export { AgentRegistry, type AgentSession, type SessionAccount, type SessionView } from './agent-registry.ts';
+export {
+  type AccountRegistration,
+  type AccountState,
+  type AgentRegistration,
+  AgentStore,
+  type StoredAccount,
+} from './agent-store.ts';
+export { sessionHandlers } from './session-rpc.ts';
