@@ -4,6 +4,8 @@ export {
   type AgentEntry,
   type CloudctlConfig,
   cloudctlConfigSchema,
+  roleSchema,
   type TlsSettings,
   TOKEN_HASH,
+  type UserEntry,
 } from './schema.ts';

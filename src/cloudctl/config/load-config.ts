@@ -34,6 +34,16 @@ export function parseConfig(value: unknown, source: string, base: string): Cloud
               clientCaFile: tls.clientCaFile === undefined ? undefined : absolute(base, tls.clientCaFile),
             },
     },
+    http: {
+      ...config.http,
+      tls:
+        config.http.tls === undefined
+          ? undefined
+          : {
+              certFile: absolute(base, config.http.tls.certFile),
+              keyFile: absolute(base, config.http.tls.keyFile),
+            },
+    },
     database: { ...config.database, dataDir: absolute(base, config.database.dataDir ?? DEFAULT_DATA_DIR) },
   };
 }

@@ -67,8 +67,75 @@ const databaseSchema = z
     message: 'set either url or dataDir, not both',
   });
 
+const httpTlsSchema = z
+  .strictObject({
+    certFile: z.string().min(1).describe('PEM certificate chain of the HTTP API'),
+    keyFile: z.string().min(1).describe('PEM private key of the certificate (unencrypted)'),
+  })
+  .describe('TLS of the HTTP API; absent means plain HTTP');
+
+const httpSchema = z.strictObject({
+  host: z.string().min(1).default('0.0.0.0').describe('address the HTTP API listens on'),
+  port: z
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    .default(7002)
+    .describe('port of the HTTP API (REST, Swagger, health, metrics); 0 picks a free one'),
+  tls: httpTlsSchema.optional(),
+  shutdownTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(10_000)
+    .describe('how long a stopping cloudctl lets in-flight HTTP requests finish'),
+});
+
+/**
+ * A role name as written in permissions and user entries. Whitespace is refused: the product we
+ * replace silently dropped such roles and so opened the account to everyone.
+ */
+export const roleSchema = z.string().min(1).regex(/^\S+$/, 'a role name may not contain whitespace');
+
+const userSchema = z.strictObject({
+  name: z.string().min(1).describe('user name, as logged and shown in task owners'),
+  tokenHash: z
+    .string()
+    .regex(TOKEN_HASH, 'expected sha256:<64 lowercase hex digits> (printf %s "$TOKEN" | sha256sum)')
+    .describe('SHA-256 of the bearer token the user sends'),
+  roles: z.array(roleSchema).default([]).describe('roles matched against account permissions'),
+});
+
+const authSchema = z.strictObject({
+  adminRoles: z
+    .array(roleSchema)
+    .default([])
+    .describe('users with one of these roles may do everything, on every account'),
+  anonymous: z
+    .strictObject({
+      enabled: z
+        .boolean()
+        .default(false)
+        .describe('let requests without a token in, as the user "anonymous"; for demos only'),
+      roles: z.array(roleSchema).default([]).describe('roles the anonymous user has'),
+    })
+    .prefault({}),
+});
+
 export const cloudctlConfigSchema = z.strictObject({
   grpc: grpcSchema.prefault({}),
+  http: httpSchema.prefault({}),
+  users: z
+    .array(userSchema)
+    .default([])
+    .refine((users) => new Set(users.map((u) => u.name)).size === users.length, {
+      message: 'user names must be unique',
+    })
+    .refine((users) => new Set(users.map((u) => u.tokenHash)).size === users.length, {
+      message: 'two users may not share a token',
+    }),
+  auth: authSchema.prefault({}),
   agents: z
     .array(agentSchema)
     .default([])
@@ -96,3 +163,4 @@ export const cloudctlConfigSchema = z.strictObject({
 export type CloudctlConfig = z.infer<typeof cloudctlConfigSchema>;
 export type AgentEntry = z.infer<typeof agentSchema>;
 export type TlsSettings = z.infer<typeof tlsSchema>;
+export type UserEntry = z.infer<typeof userSchema>;
