@@ -1,5 +1,5 @@
-// The command-line conventions both binaries share: `--config FILE`, `--help`, `--version`; a usage
-// error is reported with a pointer to --help and exit status 2.
+// The command-line conventions both binaries share: `--config FILE`, `--help`, `--version`, `config
+// validate|print FILE`; a usage error is reported with a pointer to --help and exit status 2.
 import { parseArgs } from 'node:util';
 import pkg from '../../package.json' with { type: 'json' };
 
@@ -57,4 +57,15 @@ export function daemonConfigFile(command: string, rest: string[], config: string
     throw new UsageError(`'${command}' takes no positional arguments (found ${rest.join(' ')})`);
   if (config === undefined) throw new UsageError(`'${command}' needs --config FILE`);
   return config;
+}
+
+/** `config validate FILE` and `config print FILE`, given what follows `config`. */
+export function configSubcommand(rest: string[]): { sub: 'validate' | 'print'; file: string } {
+  const [sub, ...files] = rest;
+  if (sub !== 'validate' && sub !== 'print')
+    throw new UsageError(
+      sub === undefined ? "'config' needs validate or print" : `unknown config command '${sub}'`,
+    );
+  if (files.length !== 1) throw new UsageError(`'config ${sub}' takes exactly one FILE`);
+  return { sub, file: files[0] ?? '' };
 }

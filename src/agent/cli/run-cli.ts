@@ -2,6 +2,7 @@
 
 import {
   answeredHelpOrVersion,
+  configSubcommand,
   daemonConfigFile,
   parseCommandLine,
   UsageError,
@@ -12,11 +13,6 @@ import { printCommand, validateCommand } from './config-commands.ts';
 import { USAGE } from './help.ts';
 import { runCommand } from './run-command.ts';
 
-function oneFile(positionals: string[], command: string): string {
-  if (positionals.length !== 1) throw new UsageError(`'${command}' takes exactly one FILE`);
-  return positionals[0] ?? '';
-}
-
 export function runCli(args: string[], io: CliIo): Promise<number> {
   return withUsageErrors('orch-agent', io.err, async () => {
     const { values, positionals } = parseCommandLine(args);
@@ -25,12 +21,8 @@ export function runCli(args: string[], io: CliIo): Promise<number> {
     if (command === 'run') return await runCommand(daemonConfigFile('run', rest, values.config), io);
     if (values.config !== undefined) throw new UsageError('--config belongs to the run command');
     if (command === 'config') {
-      const [sub, ...files] = rest;
-      if (sub === 'validate') return await validateCommand(oneFile(files, 'config validate'), io);
-      if (sub === 'print') return await printCommand(oneFile(files, 'config print'), io);
-      throw new UsageError(
-        sub === undefined ? "'config' needs validate or print" : `unknown config command '${sub}'`,
-      );
+      const { sub, file } = configSubcommand(rest);
+      return sub === 'validate' ? await validateCommand(file, io) : await printCommand(file, io);
     }
     throw new UsageError(command === undefined ? 'no command given' : `unknown command '${command}'`);
   });

@@ -2,11 +2,11 @@
 // beats failing later inside a TLS handshake or a kubeconfig load. `config validate` does not check
 // files, since it often runs where they are not mounted (CI, a laptop).
 import { access, constants } from 'node:fs/promises';
+import { type ConfigIssue, makeIssue } from '../../lib/config-issue.ts';
 import { errorCode, isRecord } from '../../lib/is-record.ts';
+import { patternOf } from '../../lib/schema-walk.ts';
 import type { KeyPath } from '../../lib/yaml-source.ts';
-import { type ConfigIssue, makeIssue } from './config-issue.ts';
 import { type LoadedConfig, schemaIndexes } from './load-config.ts';
-import { patternOf } from './schema-walk.ts';
 
 function fileSettings(
   value: unknown,

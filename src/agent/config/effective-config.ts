@@ -3,10 +3,10 @@
 // lives, not the secret); a secret written inline is shown as <redacted>.
 import { dump } from 'js-yaml';
 import { isRecord } from '../../lib/is-record.ts';
+import { patternOf } from '../../lib/schema-walk.ts';
 import { formatKeyPath, type KeyPath } from '../../lib/yaml-source.ts';
 import type { LoadedConfig } from './load-config.ts';
 import { schemaIndexes } from './load-config.ts';
-import { patternOf } from './schema-walk.ts';
 
 export const REDACTED = '<redacted>';
 

@@ -1,9 +1,10 @@
 // The agent's configuration: schemas per variant, the loader with located errors, secret engines,
 // and the effective-config printer. Other folders import from here only.
 
+export type { ConfigIssue } from '../../lib/config-issue.ts';
+export { formatIssue } from '../../lib/config-issue.ts';
+export type { SettingInfo } from '../../lib/schema-walk.ts';
 export { checkReferencedFiles } from './check-files.ts';
-export type { ConfigIssue } from './config-issue.ts';
-export { formatIssue } from './config-issue.ts';
 export { printEffectiveConfig, REDACTED, redactedConfig } from './effective-config.ts';
 export type { FailedConfig, LoadConfigOptions, LoadedConfig } from './load-config.ts';
 export { loadConfig, schemaIndexes } from './load-config.ts';
@@ -21,6 +22,5 @@ export { LOG_LEVELS } from './schema/logging.ts';
 export type { Permissions } from './schema/permissions.ts';
 export type { Variant } from './schema/variant.ts';
 export { VARIANTS } from './schema/variant.ts';
-export type { SettingInfo } from './schema-walk.ts';
 export type { SecretEngine } from './secrets/secret-engine.ts';
 export { SecretResolutionError } from './secrets/secret-engine.ts';

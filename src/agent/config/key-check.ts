@@ -2,11 +2,11 @@
 // error that names the variant; any other unknown key is a warning with the nearest known key, except
 // inside account entries, where unused properties are expected (copied from the control plane) and
 // only noted at debug level.
-import { nearest } from '../../lib/did-you-mean.ts';
 import { isRecord } from '../../lib/is-record.ts';
+import { didYouMean, suggestKey } from '../../lib/key-suggestion.ts';
+import { patternOf, type SchemaIndex } from '../../lib/schema-walk.ts';
 import type { KeyPath } from '../../lib/yaml-source.ts';
 import { VARIANTS, type Variant } from './schema/variant.ts';
-import { patternOf, type SchemaIndex } from './schema-walk.ts';
 
 export interface KeyFinding {
   severity: 'error' | 'warning' | 'debug';
@@ -15,12 +15,6 @@ export interface KeyFinding {
 }
 
 const ACCOUNT_ENTRY = 'orchestrator.accounts[]';
-
-function leafPaths(index: SchemaIndex): string[] {
-  return [...index.children.entries()].flatMap(([parent, keys]) =>
-    [...keys].map((key) => (parent === '' ? key : `${parent}.${key}`)),
-  );
-}
 
 export function checkKeys(
   raw: unknown,
@@ -58,23 +52,14 @@ export function checkKeys(
           message: `unused account property '${key}' ignored`,
         });
       } else {
-        const sibling = nearest(key, known);
-        const hint = sibling !== undefined ? `; did you mean '${sibling}'?` : suggestElsewhere(key, own);
         findings.push({
           severity: 'warning',
           path: keyPath,
-          message: `unknown key '${key}' is ignored${hint}`,
+          message: `unknown key '${key}' is ignored${didYouMean(suggestKey(key, pattern, own))}`,
         });
       }
     }
   };
   visit(raw, []);
   return findings;
-}
-
-function suggestElsewhere(key: string, index: SchemaIndex): string {
-  const paths = leafPaths(index);
-  const byLeaf = new Map(paths.map((p) => [p.slice(p.lastIndexOf('.') + 1).replace('[]', ''), p]));
-  const leaf = nearest(key, byLeaf.keys());
-  return leaf === undefined ? '' : `; did you mean '${byLeaf.get(leaf)}'?`;
 }

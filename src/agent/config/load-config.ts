@@ -2,14 +2,14 @@
 // schema. Every problem in the file is collected in one pass and located at file:line:column.
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { type ConfigIssue, describeFound, describeZodIssue, makeIssue } from '../../lib/config-issue.ts';
 import { errorCode, isRecord } from '../../lib/is-record.ts';
+import { indexSchema, type SchemaIndex } from '../../lib/schema-walk.ts';
 import { type KeyPath, parseYamlSource, type YamlSource, YamlSyntaxError } from '../../lib/yaml-source.ts';
-import { type ConfigIssue, describeFound, describeZodIssue, makeIssue } from './config-issue.ts';
 import { checkKeys } from './key-check.ts';
 import { AGENT_CONFIG_SCHEMAS, type AgentConfig } from './schema/agent-config.ts';
 import { secretsSchema } from './schema/secrets-store.ts';
 import { DEFAULT_VARIANT, VARIANTS, type Variant, variantSchema } from './schema/variant.ts';
-import { indexSchema, type SchemaIndex } from './schema-walk.ts';
 import { envEngine } from './secrets/env-engine.ts';
 import { fileEngine } from './secrets/file-engine.ts';
 import { resolveSecrets } from './secrets/resolve-secrets.ts';

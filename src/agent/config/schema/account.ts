@@ -1,7 +1,8 @@
 // One entry of `orchestrator.accounts[]`: a cluster the agent watches and operates on, and how to
 // reach it. Unknown properties are tolerated (entries copied from the control plane carry extras).
 import { z } from 'zod';
-import { setting } from './meta.ts';
+import { setting } from '../../../lib/setting-meta.ts';
+import { uniqueEntries } from '../../../lib/unique-entries.ts';
 import { permissionsSchema } from './permissions.ts';
 import { nonEmptyString, nonNegativeInt, stringList } from './primitives.ts';
 
@@ -112,18 +113,8 @@ export const accountSchemaAC = () =>
   z.object({ ...accountShape(), ...skipShapeAC() }).superRefine(checkAccount);
 
 /** Account names identify accounts to the control plane: they must be unique. */
-export function uniqueAccountNames(accounts: Array<{ name: string }>, ctx: z.RefinementCtx) {
-  const firstIndex = new Map<string, number>();
-  accounts.forEach((account, index) => {
-    const first = firstIndex.get(account.name);
-    if (first === undefined) {
-      firstIndex.set(account.name, index);
-      return;
-    }
-    ctx.addIssue({
-      code: 'custom',
-      path: [index, 'name'],
-      message: `duplicate account name '${account.name}' (first used by orchestrator.accounts[${first}])`,
-    });
-  });
-}
+export const uniqueAccountNames = uniqueEntries(
+  'name',
+  'orchestrator.accounts',
+  (name, first) => `duplicate account name '${name}' (first used by ${first})`,
+);

@@ -1,7 +1,7 @@
 // Dynamic account settings: the accounts the control plane assigns to agents on the fly.
 // B has a `dynamicAccounts` block; C only a switch; A neither.
 import { z } from 'zod';
-import { setting } from './meta.ts';
+import { setting } from '../../../lib/setting-meta.ts';
 import { nonEmptyString, positiveInt } from './primitives.ts';
 
 export function dynamicAccountsShapeB() {

@@ -1,7 +1,7 @@
 // `logging.*`. A has only file, format and level; B and C add rotation (the lumberjack-style
 // settings), and B adds contextual fields.
 import { z } from 'zod';
-import { setting } from './meta.ts';
+import { setting } from '../../../lib/setting-meta.ts';
 import { caseInsensitiveEnum, nonEmptyString, nonNegativeInt, positiveInt } from './primitives.ts';
 
 export const LOG_LEVELS = ['panic', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;

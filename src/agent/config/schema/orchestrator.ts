@@ -1,8 +1,8 @@
 // `orchestrator.*`: global settings for reaching the clusters (retries, proxies, pacing, apply policy)
 // and the list of accounts.
 import { z } from 'zod';
+import { setting } from '../../../lib/setting-meta.ts';
 import { uniqueAccountNames } from './account.ts';
-import { setting } from './meta.ts';
 import { nonEmptyString, nonNegativeInt } from './primitives.ts';
 
 const retries = z.object({

@@ -1,7 +1,7 @@
 // Account permissions: READ and WRITE lists of role names. The original product silently ignores a
 // list with whitespace in it and then lets every user in; we refuse such a config instead.
 import { z } from 'zod';
-import { setting } from './meta.ts';
+import { setting } from '../../../lib/setting-meta.ts';
 
 const WHITESPACE_ERROR =
   'role names must not contain whitespace: the permissions would otherwise not be applied and every user would have access';

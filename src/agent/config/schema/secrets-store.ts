@@ -1,7 +1,7 @@
 // `secrets.store.*`: settings of the engines that resolve `encrypted:` and `encryptedFile:` references.
 // The spec only says "secrets store configuration"; docs/decisions.md records the shape we chose.
 import { z } from 'zod';
-import { setting } from './meta.ts';
+import { setting } from '../../../lib/setting-meta.ts';
 import { nonEmptyString } from './primitives.ts';
 
 export const secretsSchema = () =>

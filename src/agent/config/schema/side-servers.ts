@@ -1,7 +1,7 @@
 // The agent's side listeners: health (`server.*`), metrics (`telemetry.*`) and profiling (`pprof.*`).
 // The spec leaves the types of `server.ssl.*` open; docs/decisions.md records our reading.
 import { z } from 'zod';
-import { setting } from './meta.ts';
+import { setting } from '../../../lib/setting-meta.ts';
 import { caseInsensitiveEnum, nonEmptyString, port } from './primitives.ts';
 
 export const pprofSchema = () =>

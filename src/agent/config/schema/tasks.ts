@@ -1,6 +1,6 @@
 // `tasks.*`: the task budget that paces cluster work (see docs/decisions.md for how each variant reads it).
 import { z } from 'zod';
-import { setting } from './meta.ts';
+import { setting } from '../../../lib/setting-meta.ts';
 import { nonNegativeInt, positiveInt } from './primitives.ts';
 import type { PerVariant, Variant } from './variant.ts';
 

@@ -1,7 +1,8 @@
 // A problem found in a config file, located at file:line:column and a key path, and its one-line
-// rendering. Errors stop the agent; warnings are printed; debug notes are logged at debug level.
+// rendering, for the config loaders of both programs. Errors stop the program; warnings are printed;
+// debug notes are logged at debug level.
 import type { z } from 'zod';
-import { formatKeyPath, type KeyPath, type SourcePosition } from '../../lib/yaml-source.ts';
+import { formatKeyPath, type KeyPath, type SourcePosition } from './yaml-source.ts';
 
 export type IssueSeverity = 'error' | 'warning' | 'debug';
 

@@ -1,8 +1,8 @@
-// Reads the zod schemas as data: which keys exist in a variant, their types, defaults, descriptions
-// and secrecy. The unknown-key check, the redaction of `config print` and docs/configuration.md all
-// come from here, so the schemas stay the single source of truth.
+// Reads a config schema (zod) as data: which keys exist, their types, defaults, descriptions and
+// secrecy. Both programs' unknown-key checks, the redaction of `config print` and the generated
+// configuration references come from here, so the schemas stay the single source of truth.
 import { z } from 'zod';
-import type { SettingMeta } from './schema/meta.ts';
+import type { SettingMeta } from './setting-meta.ts';
 
 export interface SettingInfo {
   /** Key path with `[]` for list items and `*` for free map keys, e.g. `orchestrator.accounts[].name`. */
@@ -18,6 +18,8 @@ export interface SettingInfo {
 
 export interface SchemaIndex {
   settings: SettingInfo[];
+  /** Groups of settings (maps such as `grpc.tls`), with their own description and default. */
+  groups: SettingInfo[];
   /** Keys each object accepts, by object path pattern ('' is the top level). */
   children: Map<string, Set<string>>;
   /** Object paths that reject unknown keys themselves (strict objects, free maps). */
@@ -100,6 +102,7 @@ function join(parent: string, key: string): string {
 export function indexSchema(schema: AnySchema): SchemaIndex {
   const index: SchemaIndex = {
     settings: [],
+    groups: [],
     children: new Map(),
     selfChecked: new Set(),
     secretPaths: new Set(),
@@ -111,6 +114,7 @@ export function indexSchema(schema: AnySchema): SchemaIndex {
     if (core instanceof z.ZodObject) {
       const keys = new Set(Object.keys(core.shape));
       index.children.set(path, keys);
+      if (path !== '') index.groups.push(settingInfo(path, node, info));
       if (core.def.catchall instanceof z.ZodNever) index.selfChecked.add(path);
       for (const key of keys) visit(core.shape[key], join(path, key));
       return;
@@ -131,11 +135,8 @@ export function indexSchema(schema: AnySchema): SchemaIndex {
   return index;
 }
 
-function pushSetting(index: SchemaIndex, path: string, node: AnySchema, info: Unwrapped) {
-  const secret = info.meta.secret === true;
-  if (secret) index.secretPaths.add(path);
-  if (info.meta.file === true) index.filePaths.add(path);
-  index.settings.push({
+function settingInfo(path: string, node: AnySchema, info: Unwrapped): SettingInfo {
+  return {
     path,
     type: info.meta.type ?? describeType(node),
     default: info.defaultValue,
@@ -143,8 +144,15 @@ function pushSetting(index: SchemaIndex, path: string, node: AnySchema, info: Un
     required: !info.hasDefault && !info.optional,
     description: info.meta.description ?? '',
     since: info.meta.since,
-    secret,
-  });
+    secret: info.meta.secret === true,
+  };
+}
+
+function pushSetting(index: SchemaIndex, path: string, node: AnySchema, info: Unwrapped) {
+  const setting = settingInfo(path, node, info);
+  if (setting.secret) index.secretPaths.add(path);
+  if (info.meta.file === true) index.filePaths.add(path);
+  index.settings.push(setting);
 }
 
 /** Turns a concrete key path (with indexes) into the pattern used by SchemaIndex. */
