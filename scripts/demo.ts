@@ -100,6 +100,7 @@ try {
     parseConfig(
       {
         grpc: { host: '127.0.0.1', port: 0 },
+        http: { host: '127.0.0.1', port: 0 },
         agents: [{ id: 'demo-agent', tokenHash: hashToken(token) }],
         database: { dataDir: join(dir, 'cloudctl-data') },
       },

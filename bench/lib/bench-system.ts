@@ -35,6 +35,7 @@ export async function startBenchControlPlane(dir: string, databaseUrl?: string):
     parseConfig(
       {
         grpc: { host: '127.0.0.1', port: 0 },
+        http: { host: '127.0.0.1', port: 0 },
         agents: [{ id: AGENT_ID, tokenHash: hashToken(token) }],
         database:
           databaseUrl === undefined

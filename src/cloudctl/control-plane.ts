@@ -1,12 +1,16 @@
-// Wires cloudctl together: config -> store -> features -> transports (gRPC for agents). The
-// returned handle is what tests drive and what the HTTP API and deployment service are given.
+// Wires cloudctl together: config -> store -> features -> transports (gRPC for agents, HTTP for
+// people and tools). The returned handle is what tests drive.
 import type { Logger } from 'pino';
+import { Registry } from 'prom-client';
+import pkg from '../../package.json' with { type: 'json' };
 import { serviceDefinitions } from '../proto/index.ts';
 import { AccountAssignments } from './accounts/index.ts';
-import { AgentAuthenticator } from './auth/index.ts';
+import { AgentAuthenticator, configUsers, UserAuthenticator } from './auth/index.ts';
 import { cachingHandlers } from './caching/index.ts';
 import type { CloudctlConfig } from './config/index.ts';
 import { type GrpcEndpoint, type GrpcService, type RpcDeps, startGrpcEndpoint } from './grpc/index.ts';
+import { type HttpEndpoint, type Route, startHttpEndpoint } from './http/index.ts';
+import { type CloudctlMetrics, createCloudctlMetrics, observabilityRoutes } from './observability/index.ts';
 import { OperationDispatcher, operationResultsHandlers } from './operations/index.ts';
 import { AgentRegistry, sessionHandlers } from './sessions/index.ts';
 import { type CloudctlStore, type DatabaseTarget, openStore } from './store/index.ts';
@@ -17,7 +21,11 @@ export interface ControlPlaneDeps {
 }
 
 export interface ControlPlane {
+  /** The gRPC port agents dial. */
   port: number;
+  /** The HTTP API's port. */
+  httpPort: number;
+  metrics: CloudctlMetrics;
   registry: AgentRegistry;
   operations: OperationDispatcher;
   /** Dynamic accounts: assigns accounts to a connected agent at run time. */
@@ -58,6 +66,8 @@ export async function startControlPlane(
   const now = deps.now ?? (() => new Date());
   const store = await openStore(databaseTarget(config.database));
   const registry = new AgentRegistry();
+  const metricsRegistry = new Registry();
+  const metrics = createCloudctlMetrics(metricsRegistry, { sessions: () => registry.list().length });
   const operations = new OperationDispatcher({
     registry,
     store,
@@ -65,7 +75,9 @@ export async function startControlPlane(
     now,
     waitTimeoutMs: config.operations.waitTimeoutMs,
   });
-  let endpoint: GrpcEndpoint;
+  let stopping = false;
+  let endpoint: GrpcEndpoint | undefined;
+  let http: HttpEndpoint;
   try {
     const rpcDeps: RpcDeps = {
       authenticator: new AgentAuthenticator(config.agents, deps.logger),
@@ -78,19 +90,38 @@ export async function startControlPlane(
       helloTimeoutSeconds: config.grpc.helloTimeoutSeconds,
     };
     endpoint = await startGrpcEndpoint(config.grpc, agentServices(rpcDeps), deps.logger);
+    const routes: Route[] = [
+      ...observabilityRoutes(metricsRegistry, { ping: () => store.ping(), stopping: () => stopping }),
+    ];
+    http = await startHttpEndpoint(config.http, {
+      routes,
+      authenticator: new UserAuthenticator([configUsers(config.users)], config.auth),
+      logger: deps.logger,
+      metrics: metrics.http,
+      now,
+      version: pkg.version,
+    });
   } catch (error) {
+    await endpoint?.close();
     await store.close();
     throw error;
   }
+  const grpcPort = endpoint.port;
+  const grpc = endpoint;
   return {
-    port: endpoint.port,
+    port: grpcPort,
+    httpPort: http.port,
+    metrics,
     registry,
     operations,
     accounts: new AccountAssignments({ registry, store, now }),
     store,
     async close() {
+      stopping = true;
+      // HTTP first, so requests in flight finish while the agents' sessions still carry their work.
+      await http.close();
       operations.close();
-      await endpoint.close();
+      await grpc.close();
       await store.close();
     },
   };

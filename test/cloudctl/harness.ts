@@ -28,12 +28,22 @@ export interface LogLine {
 
 export interface TestControlPlane {
   plane: ControlPlane;
+  /** gRPC address, host:port. */
   address: string;
+  /** HTTP API base URL. */
+  url: string;
   logs: LogLine[];
   close(): Promise<void>;
 }
 
 export const AGENT_TOKEN = 'token-of-agent-1-3f9c';
+/** Users every test control plane knows: an admin, a developer (role dev) and an operator (role ops). */
+export const USERS = {
+  admin: { name: 'root', token: 'token-of-root-71ac', roles: ['admins'] },
+  dev: { name: 'dana', token: 'token-of-dana-0b2e', roles: ['dev'] },
+  ops: { name: 'olaf', token: 'token-of-olaf-9d41', roles: ['ops'] },
+  nobody: { name: 'nina', token: 'token-of-nina-5c37', roles: ['guests'] },
+} as const;
 
 /** A control plane that knows agent-1 (token AGENT_TOKEN) unless the config says otherwise. */
 export async function startTestControlPlane(config: Record<string, unknown> = {}): Promise<TestControlPlane> {
@@ -42,15 +52,28 @@ export async function startTestControlPlane(config: Record<string, unknown> = {}
   const parsed: CloudctlConfig = parseConfig(
     {
       agents: [{ id: 'agent-1', tokenHash: hashToken(AGENT_TOKEN) }],
+      users: Object.values(USERS).map((u) => ({
+        name: u.name,
+        tokenHash: hashToken(u.token),
+        roles: [...u.roles],
+      })),
+      auth: { adminRoles: ['admins'] },
       database: { dataDir: 'memory://' },
       ...config,
       grpc: { host: '127.0.0.1', port: 0, ...(typeof config.grpc === 'object' ? config.grpc : {}) },
+      http: { host: '127.0.0.1', port: 0, ...(typeof config.http === 'object' ? config.http : {}) },
     },
     'test config',
     process.cwd(),
   );
   const plane = await startControlPlane(parsed, { logger });
-  return { plane, address: `127.0.0.1:${plane.port}`, logs, close: () => plane.close() };
+  return {
+    plane,
+    address: `127.0.0.1:${plane.port}`,
+    url: `http://127.0.0.1:${plane.httpPort}`,
+    logs,
+    close: () => plane.close(),
+  };
 }
 
 export function bearer(token: string): Metadata {

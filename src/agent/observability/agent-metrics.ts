@@ -1,18 +1,11 @@
 // Every metric the agent exports, defined in one place under the `orch_agent_` prefix, on a registry
-// passed in (so tests and several agents in one process do not share state). Default process and
-// Node.js metrics are registered on the same registry, except prom-client's three
-// `nodejs_active_*_total` gauges: a `_total` gauge breaks Prometheus naming (promlint rejects it), and
-// its own `nodejs_active_resources{type}` gauge already counts the same handles and requests.
-import { Counter, collectDefaultMetrics, Gauge, Histogram, type Registry } from 'prom-client';
+// passed in (so tests and several agents in one process do not share state), beside the default
+// process and Node.js metrics.
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { registerDefaultMetrics } from '../../lib/default-metrics.ts';
 
 export const CONNECTION_STATES = ['idle', 'connecting', 'connected', 'backoff', 'stopped'] as const;
 export type ConnectionStateName = (typeof CONNECTION_STATES)[number];
-
-const MISNAMED_DEFAULTS = [
-  'nodejs_active_handles_total',
-  'nodejs_active_requests_total',
-  'nodejs_active_resources_total',
-];
 
 export interface MetricSources {
   /** Read at scrape time, so the gauge cannot drift from the watch registry. */
@@ -20,8 +13,7 @@ export interface MetricSources {
 }
 
 export function createAgentMetrics(registry: Registry, sources: MetricSources) {
-  collectDefaultMetrics({ register: registry });
-  for (const misnamed of MISNAMED_DEFAULTS) registry.removeSingleMetric(misnamed);
+  registerDefaultMetrics(registry);
   const registers = [registry];
   return {
     connectionState: new Gauge({

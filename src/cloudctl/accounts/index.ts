@@ -1,2 +1,11 @@
-// Accounts assigned to agents at run time (dynamic accounts).
+// Accounts: every account cloudctl knows (from agents and its own definitions), the permission
+// checks on them, and accounts assigned to agents at run time (dynamic accounts).
 export { type AccountAssignment, AccountAssignments } from './account-assignments.ts';
+export {
+  AccountDirectory,
+  type AccountLookup,
+  type AccountSource,
+  agentAccounts,
+  type KnownAccount,
+} from './account-directory.ts';
+export { AccountGuard } from './account-guard.ts';

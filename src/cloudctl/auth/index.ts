@@ -1,7 +1,13 @@
-// Who is calling: agents over gRPC (tokens and client certificates).
+// Who is calling and what they may do: agents over gRPC (tokens and client certificates), users of
+// the HTTP API (bearer tokens from pluggable sources), and account permissions.
+export { type Access, type AccountPermissions, isRestricted, mayAccess } from './account-access.ts';
 export {
   AgentAuthenticator,
   type CallCredentials,
   hashToken,
   type RpcRefusal,
 } from './agent-authenticator.ts';
+export { configUsers } from './config-users.ts';
+export type { Principal } from './principal.ts';
+export type { TokenIdentity, TokenSource } from './token-source.ts';
+export { type UserAuthentication, UserAuthenticator } from './user-authenticator.ts';

@@ -1,6 +1,7 @@
 // Agents and the accounts they serve, as registered: who serves which account, and each account's
 // reported status. The live view (who is connected now) is the registry; this is its durable record.
-import type { Database } from '../store/index.ts';
+import type { Selectable } from 'kysely';
+import type { AccountsTable, Database } from '../store/index.ts';
 
 export interface AgentRegistration {
   agentId: string;
@@ -106,18 +107,27 @@ export class AgentStore {
 
   async account(name: string): Promise<StoredAccount | undefined> {
     const row = await this.#db.selectFrom('accounts').selectAll().where('name', '=', name).executeTakeFirst();
-    if (row === undefined) return undefined;
-    return {
-      name: row.name,
-      agentId: row.agent_id,
-      permissions: parsePermissions(row.permissions),
-      apiServerHost: row.api_server_host,
-      kubernetesVersion: row.kubernetes_version,
-      status: row.status,
-      statusMessage: row.status_message,
-      updatedAt: row.updated_at,
-    };
+    return row === undefined ? undefined : toStoredAccount(row);
   }
+
+  /** Every account an agent registered or was assigned, by name. */
+  async accounts(): Promise<StoredAccount[]> {
+    const rows = await this.#db.selectFrom('accounts').selectAll().orderBy('name').execute();
+    return rows.map(toStoredAccount);
+  }
+}
+
+function toStoredAccount(row: Selectable<AccountsTable>): StoredAccount {
+  return {
+    name: row.name,
+    agentId: row.agent_id,
+    permissions: parsePermissions(row.permissions),
+    apiServerHost: row.api_server_host,
+    kubernetesVersion: row.kubernetes_version,
+    status: row.status,
+    statusMessage: row.status_message,
+    updatedAt: row.updated_at,
+  };
 }
 
 function stringList(value: unknown): string[] {

@@ -1,5 +1,7 @@
 // The store as one handle: each feature's record keeper over one database, and closing it. The
 // record keepers live in their features; only this handle knows them all.
+
+import { sql } from 'kysely';
 import { CacheStore } from '../caching/index.ts';
 import { OperationStore } from '../operations/index.ts';
 import { AgentStore } from '../sessions/index.ts';
@@ -9,6 +11,8 @@ export interface CloudctlStore {
   agents: AgentStore;
   cache: CacheStore;
   operations: OperationStore;
+  /** Resolves once the database answers a query; for readiness. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -18,6 +22,9 @@ export async function openStore(target: DatabaseTarget): Promise<CloudctlStore> 
     agents: new AgentStore(db),
     cache: new CacheStore(db),
     operations: new OperationStore(db),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
     close: () => db.destroy(),
   };
 }

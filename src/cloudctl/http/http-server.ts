@@ -1,0 +1,269 @@
+// cloudctl's HTTP API: fastify in the same process as the gRPC endpoint, mounting the routes the
+// features give it. It owns what every route shares: zod validation with 400s that name the
+// parameter, bearer authentication, one error body, one log line per request (never a token),
+// the Swagger 2.0 document at /v2/api-docs, and a shutdown that lets in-flight requests finish.
+import { readFile } from 'node:fs/promises';
+import swagger from '@fastify/swagger';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Principal, UserAuthenticator } from '../auth/index.ts';
+import type { CloudctlConfig } from '../config/index.ts';
+import { CloudctlError } from '../errors.ts';
+import { errorBody, HttpError } from './http-error.ts';
+import type { HttpMetrics } from './http-metrics.ts';
+import { type HttpMethod, Reply, type Route } from './route.ts';
+import { API_DOCS_PATH, swaggerOptions } from './swagger-document.ts';
+
+export interface HttpServerDeps {
+  routes: readonly Route[];
+  authenticator: UserAuthenticator;
+  logger: Logger;
+  metrics: HttpMetrics;
+  now: () => Date;
+  version: string;
+}
+
+export interface HttpEndpoint {
+  port: number;
+  /** The Swagger 2.0 document, as served. */
+  document(): Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+/** A part of the request a zod schema rejected; the message names the parameter. */
+class ValidationFailure extends Error {
+  constructor(part: string, error: z.ZodError) {
+    const prefix = part === 'querystring' ? 'query parameter ' : part === 'params' ? 'path parameter ' : '';
+    const issues = error.issues.map((issue) => {
+      const path = issue.path.map(String).join('.');
+      const where =
+        path === ''
+          ? part === 'body'
+            ? 'body'
+            : part
+          : part === 'body'
+            ? `body.${path}`
+            : `${prefix}${path}`;
+      return `${where}: ${issue.message}`;
+    });
+    super(issues.join('; '));
+    this.name = 'ValidationFailure';
+  }
+}
+
+const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** A path served for some methods answers the others with 405 and an Allow header, not 404. */
+function refuseOtherMethods(
+  app: FastifyInstance,
+  routes: ReadonlyArray<{ method: HttpMethod; url: string }>,
+  refuse: (request: FastifyRequest, reply: FastifyReply, allow: HttpMethod[]) => void,
+): void {
+  const byUrl = new Map<string, HttpMethod[]>();
+  for (const route of routes) byUrl.set(route.url, [...(byUrl.get(route.url) ?? []), route.method]);
+  for (const [url, allow] of byUrl) {
+    const others = METHODS.filter((m) => !allow.includes(m));
+    if (others.length === 0) continue;
+    app.route({
+      method: others,
+      url,
+      schema: { hide: true },
+      handler: async (request, reply) => refuse(request, reply, allow),
+    });
+  }
+}
+
+function isZod(schema: unknown): schema is z.ZodType {
+  return typeof schema === 'object' && schema !== null && 'safeParse' in schema;
+}
+
+async function tlsOptions(tls: CloudctlConfig['http']['tls']) {
+  if (tls === undefined) return undefined;
+  const read = async (setting: string, file: string) => {
+    try {
+      return await readFile(file);
+    } catch (error) {
+      throw new CloudctlError('CONFIG_INVALID', `http.tls.${setting}: cannot read ${file}: ${String(error)}`);
+    }
+  };
+  return { cert: await read('certFile', tls.certFile), key: await read('keyFile', tls.keyFile) };
+}
+
+export async function startHttpEndpoint(
+  settings: CloudctlConfig['http'],
+  deps: HttpServerDeps,
+): Promise<HttpEndpoint> {
+  const log = deps.logger.child({ component: 'http' });
+  const https = await tlsOptions(settings.tls);
+  const app = Fastify({
+    ...(https === undefined ? {} : { https }),
+    // No fastify logger: our own line per request (below) replaces its two, which would log headers.
+    // Idle keep-alive connections are closed at shutdown; busy ones finish their request first.
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+
+  app.setValidatorCompiler(({ schema, httpPart }) => (data: unknown) => {
+    if (!isZod(schema)) return { value: data };
+    const parsed = schema.safeParse(data);
+    if (parsed.success) return { value: parsed.data };
+    return { error: new ValidationFailure(httpPart ?? 'request', parsed.error) };
+  });
+  // Responses are written as JSON as they are: the schemas document them, the handlers build them.
+  app.setSerializerCompiler(() => (data: unknown) => JSON.stringify(data));
+
+  const fail = (
+    reply: FastifyReply,
+    request: FastifyRequest,
+    status: number,
+    code: string,
+    message: string,
+  ) => {
+    reply
+      .code(status)
+      .type('application/json')
+      .send(errorBody(status, code, message, request.url, deps.now()));
+  };
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ValidationFailure || error.validation !== undefined) {
+      return fail(reply, request, 400, 'REQUEST_INVALID', error.message);
+    }
+    if (error instanceof HttpError) {
+      if (error.status === 401) reply.header('www-authenticate', 'Bearer realm="cloudctl"');
+      return fail(reply, request, error.status, error.code, error.message);
+    }
+    if (error instanceof CloudctlError && error.code === 'AGENT_NOT_CONNECTED') {
+      return fail(reply, request, 503, 'AGENT_UNAVAILABLE', error.message);
+    }
+    // fastify's own client errors: malformed JSON, wrong content type, body too large.
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      const code =
+        status === 415
+          ? 'UNSUPPORTED_MEDIA_TYPE'
+          : status === 400
+            ? 'REQUEST_INVALID'
+            : (error.code ?? 'REQUEST_INVALID');
+      return fail(reply, request, status, code, error.message);
+    }
+    log.error({ err: error, method: request.method, route: request.routeOptions.url }, 'request failed');
+    return fail(
+      reply,
+      request,
+      500,
+      'INTERNAL',
+      'cloudctl could not answer this request; its log has the cause',
+    );
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    fail(reply, request, 404, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`),
+  );
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const durationMs = Math.round(reply.elapsedTime * 10) / 10;
+    deps.metrics.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    log.info(
+      { method: request.method, route, status: reply.statusCode, durationMs, user: request.principal?.name },
+      'request',
+    );
+  });
+
+  await app.register(swagger, swaggerOptions(deps.version));
+
+  const authenticate = async (request: FastifyRequest) => {
+    const outcome = await deps.authenticator.authenticate(request.headers.authorization);
+    if (!outcome.ok) throw new HttpError('UNAUTHENTICATED', outcome.reason);
+    request.principal = outcome.principal;
+  };
+  const anonymous = deps.authenticator.principal('anonymous', [], true);
+
+  for (const route of deps.routes) {
+    app.route({
+      method: route.method,
+      url: route.url,
+      schema: {
+        ...(route.schema.params === undefined ? {} : { params: route.schema.params }),
+        ...(route.schema.querystring === undefined ? {} : { querystring: route.schema.querystring }),
+        ...(route.schema.body === undefined ? {} : { body: route.schema.body }),
+        response: route.schema.response,
+        summary: route.summary,
+        tags: [route.tag],
+        ...(route.deprecated ? { deprecated: true } : {}),
+        ...(route.produces === undefined ? {} : { produces: route.produces }),
+        ...(route.access === 'user' ? { security: [{ bearer: [] }] } : {}),
+      },
+      // Authentication comes before validation: a caller without a token learns nothing of the route.
+      ...(route.access === 'user' ? { onRequest: authenticate } : {}),
+      handler: async (request, reply) => {
+        const answer = await route.handler({
+          params: request.params,
+          query: request.query,
+          body: request.body,
+          user: request.principal ?? anonymous,
+          path: request.url.split('?')[0] ?? request.url,
+        });
+        if (answer instanceof Reply) {
+          if (answer.contentType !== undefined) reply.type(answer.contentType);
+          return reply.code(answer.status).send(answer.body);
+        }
+        const [status] = Object.keys(route.schema.response).map(Number);
+        return reply.code(status ?? 200).send(answer ?? null);
+      },
+    });
+  }
+  app.get(API_DOCS_PATH, { schema: { hide: true } }, async () => app.swagger());
+  refuseOtherMethods(
+    app,
+    [...deps.routes, { method: 'GET', url: API_DOCS_PATH }],
+    (request, reply, allow) => {
+      reply.header('allow', allow.join(', '));
+      fail(
+        reply,
+        request,
+        405,
+        'METHOD_NOT_ALLOWED',
+        `${request.method} is not allowed here; use ${allow.join(' or ')}`,
+      );
+    },
+  );
+
+  try {
+    await app.listen({ host: settings.host, port: settings.port });
+  } catch (error) {
+    await app.close();
+    throw new CloudctlError('LISTEN_FAILED', `HTTP ${settings.host}:${settings.port}: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : settings.port;
+  log.info({ host: settings.host, port, tls: https !== undefined }, 'HTTP API listening');
+  return {
+    port,
+    document: () => app.swagger() as unknown as Record<string, unknown>,
+    close: async () => {
+      // In-flight requests finish; a request still running at the deadline is cut off.
+      const deadline = setTimeout(() => app.server.closeAllConnections(), settings.shutdownTimeoutMs);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(deadline);
+      }
+    },
+  };
+}

@@ -1,0 +1,74 @@
+// One HTTP route as data: method, path, who may call it, zod schemas for what it takes and answers,
+// and the handler. A feature exports its routes; the server mounts them and the Swagger document is
+// generated from the same schemas, so what is documented is what is validated.
+import type { z } from 'zod';
+import type { Principal } from '../auth/index.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteSchema {
+  params?: z.ZodType;
+  querystring?: z.ZodType;
+  body?: z.ZodType;
+  /** The success answers by status; the error answers are added for every route. */
+  response: Record<number, z.ZodType>;
+}
+
+type Parsed<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export interface RouteRequest<S extends RouteSchema> {
+  params: Parsed<S['params']>;
+  query: Parsed<S['querystring']>;
+  body: Parsed<S['body']>;
+  /** The authenticated user; on public routes, the anonymous user. */
+  user: Principal;
+  /** The request path, without the query. */
+  path: string;
+}
+
+/** A handler's answer with a status other than the route's first success status, or not JSON. */
+export class Reply {
+  readonly status: number;
+  readonly body: unknown;
+  /** Set for a body that is sent as it is (a string), not as JSON. */
+  readonly contentType: string | undefined;
+  constructor(status: number, body: unknown, contentType?: string) {
+    this.status = status;
+    this.body = body;
+    this.contentType = contentType;
+  }
+}
+
+export interface RouteDefinition<S extends RouteSchema> {
+  method: HttpMethod;
+  /** fastify syntax: `/credentials/:accountName`. */
+  url: string;
+  summary: string;
+  /** Swagger tag (the controller, in the API we mirror). */
+  tag: string;
+  deprecated?: boolean;
+  /** Media types of the success answer, where it is not JSON. */
+  produces?: string[];
+  /** `public`: no token needed (probes, the API document); `user`: an authenticated user. */
+  access: 'public' | 'user';
+  schema: S;
+  handler(request: RouteRequest<S>): Promise<unknown>;
+}
+
+/** A route with its types erased, to be listed beside others. */
+export interface Route {
+  method: HttpMethod;
+  url: string;
+  summary: string;
+  tag: string;
+  deprecated?: boolean;
+  produces?: string[];
+  access: 'public' | 'user';
+  schema: RouteSchema;
+  handler(request: RouteRequest<RouteSchema>): Promise<unknown>;
+}
+
+export function defineRoute<S extends RouteSchema>(definition: RouteDefinition<S>): Route {
+  // The server hands the handler exactly what the schemas parsed, so the erased types agree.
+  return definition as unknown as Route;
+}

@@ -1,0 +1,3 @@
+// cloudctl's own health: metrics, and the probe and metrics routes on the HTTP port.
+export { type CloudctlMetrics, createCloudctlMetrics } from './cloudctl-metrics.ts';
+export { observabilityRoutes } from './observability-routes.ts';
