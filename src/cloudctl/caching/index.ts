@@ -9,3 +9,4 @@ export {
   type WatchScope,
 } from './cache-store.ts';
 export { cachingHandlers } from './caching-rpc.ts';
+export { KindResolver, type ResolvedKind } from './kind-resolver.ts';
