@@ -1,5 +1,7 @@
 // The agent <-> control plane contract (package orchagent.v1) as TypeScript: the loader, and the
 // message, client and handler types generated from proto/orchagent/v1. Both programs import from here.
+
+export { repairFileDescriptors } from './file-descriptors.ts';
 export type { Account, Account__Output } from './gen/orchagent/v1/Account.ts';
 export type { AccountDefinition } from './gen/orchagent/v1/AccountDefinition.ts';
 export type { AccountStatus, AccountStatus__Output } from './gen/orchagent/v1/AccountStatus.ts';

@@ -14,7 +14,7 @@ import { loadSync } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
 import type { Logger } from 'pino';
-import { loadContract } from '../../proto/index.ts';
+import { loadContract, repairFileDescriptors } from '../../proto/index.ts';
 import type { CloudctlConfig } from '../config/index.ts';
 import { CloudctlError } from '../errors.ts';
 
@@ -50,17 +50,21 @@ async function credentials(tls: CloudctlConfig['grpc']['tls']): Promise<ServerCr
   );
 }
 
-/** What reflection describes: our contract, plus the health and reflection services themselves. */
+/**
+ * What reflection describes: our contract, plus the health and reflection services themselves, with
+ * each file importing the files it references (google.protobuf.Timestamp among them) so that clients
+ * such as grpcurl can build the descriptors.
+ */
 function reflectedDefinitions() {
   const reflectionProto = join(
     dirname(createRequire(import.meta.url).resolve('@grpc/reflection')),
     '../proto/grpc/reflection/v1/reflection.proto',
   );
-  return {
+  return repairFileDescriptors({
     ...loadContract().packageDefinition,
     ...loadSync(healthProtoPath),
     ...loadSync(reflectionProto),
-  };
+  });
 }
 
 export async function startGrpcEndpoint(
