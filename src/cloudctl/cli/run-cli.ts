@@ -2,12 +2,14 @@
 
 import {
   answeredHelpOrVersion,
+  configSubcommand,
   daemonConfigFile,
   parseCommandLine,
   UsageError,
   withUsageErrors,
 } from '../../lib/command-line.ts';
 import { type CliIo, EXIT } from './cli-io.ts';
+import { printCommand, validateCommand } from './config-commands.ts';
 import { USAGE } from './help.ts';
 import { serveCommand } from './serve-command.ts';
 
@@ -17,6 +19,11 @@ export function runCli(args: string[], io: CliIo): Promise<number> {
     if (answeredHelpOrVersion(values, USAGE, io.out)) return EXIT.ok;
     const [command, ...rest] = positionals;
     if (command === 'serve') return await serveCommand(daemonConfigFile('serve', rest, values.config), io);
+    if (values.config !== undefined) throw new UsageError('--config belongs to the serve command');
+    if (command === 'config') {
+      const { sub, file } = configSubcommand(rest);
+      return sub === 'validate' ? await validateCommand(file, io) : await printCommand(file, io);
+    }
     throw new UsageError(command === undefined ? 'no command given' : `unknown command '${command}'`);
   });
 }

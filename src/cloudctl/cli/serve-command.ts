@@ -1,5 +1,6 @@
 // `serve --config FILE`: load the config, start the control plane, run until a stop signal.
 import pino from 'pino';
+import { formatIssue } from '../../lib/config-issue.ts';
 import { loadConfig } from '../config/index.ts';
 import { startControlPlane } from '../control-plane.ts';
 import { CloudctlError } from '../errors.ts';
@@ -8,14 +9,18 @@ import { type CliIo, EXIT } from './cli-io.ts';
 export async function serveCommand(file: string, io: CliIo): Promise<number> {
   // Listen for stop signals before anything starts, so a signal during start-up is not lost.
   const stop = io.stopSignal();
+  const loaded = await loadConfig(file);
+  if (!loaded.ok) {
+    for (const issue of loaded.issues) io.err(formatIssue(issue));
+    return EXIT.invalidConfig;
+  }
+  const logger = pino({ level: loaded.config.logging.level, base: { service: 'cloudctl' } }, io.stdout);
   let plane: Awaited<ReturnType<typeof startControlPlane>>;
-  const logger = pino({ level: 'info', base: { service: 'cloudctl' } }, io.stdout);
   try {
-    const config = await loadConfig(file);
-    logger.level = config.logging.level;
-    plane = await startControlPlane(config, { logger });
+    plane = await startControlPlane(loaded.config, { logger });
   } catch (error) {
     if (!(error instanceof CloudctlError)) throw error;
+    // A port or database that cannot be used is a setting to change: reported like a config error.
     io.err(`cloudctl: ${error.message}`);
     return EXIT.invalidConfig;
   }

@@ -1,11 +1,11 @@
-// cloudctl's configuration: schema and loader.
-export { loadConfig, parseConfig } from './load-config.ts';
-export {
-  type AgentEntry,
-  type CloudctlConfig,
-  cloudctlConfigSchema,
-  roleSchema,
-  type TlsSettings,
-  TOKEN_HASH,
-  type UserEntry,
-} from './schema.ts';
+// cloudctl's configuration: the schema, the loader with located errors, and the effective-config
+// printer. Other folders import from here only.
+export { HIDDEN_PASSWORD, hidePassword, printEffectiveConfig } from './effective-config.ts';
+export { type FailedConfig, type LoadedConfig, loadConfig, parseConfig } from './load-config.ts';
+export type { AgentEntry } from './schema/agents.ts';
+export { type CloudctlConfig, cloudctlConfigSchema } from './schema/cloudctl-config.ts';
+export type { TlsSettings } from './schema/grpc.ts';
+export { roleSchema } from './schema/roles.ts';
+export { TOKEN_HASH } from './schema/token-hash.ts';
+export type { UserEntry } from './schema/users.ts';
+export { cloudctlSchemaIndex } from './schema-index.ts';

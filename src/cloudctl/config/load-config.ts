@@ -1,67 +1,151 @@
-// Reads cloudctl's YAML config: parse, validate against the schema, and make the file paths it
-// names absolute (relative to the config file), so nothing later depends on the working directory.
+// Reads cloudctl's YAML config: YAML with positions → schema, every problem of the file collected in
+// one pass and located at file:line:column and key path, the way the agent's loader does. File paths
+// the config names are made absolute (relative to the config file), so nothing later depends on the
+// working directory. The files themselves are not read here: `config validate` runs where they are
+// often not mounted, and `serve` reports an unreadable one when it opens it.
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { load, YAMLException } from 'js-yaml';
+import type { z } from 'zod';
+import { type ConfigIssue, describeFound, describeZodIssue, makeIssue } from '../../lib/config-issue.ts';
+import { errorCode, isRecord } from '../../lib/is-record.ts';
+import { didYouMean, suggestKey } from '../../lib/key-suggestion.ts';
+import { patternOf } from '../../lib/schema-walk.ts';
+import {
+  formatKeyPath,
+  type KeyPath,
+  parseYamlSource,
+  type YamlSource,
+  YamlSyntaxError,
+} from '../../lib/yaml-source.ts';
 import { CloudctlError } from '../errors.ts';
-import { type CloudctlConfig, cloudctlConfigSchema, DEFAULT_DATA_DIR } from './schema.ts';
+import { type CloudctlConfig, cloudctlConfigSchema } from './schema/cloudctl-config.ts';
+import { DEFAULT_DATA_DIR } from './schema/database.ts';
+import { cloudctlSchemaIndex } from './schema-index.ts';
+
+export interface LoadedConfig {
+  ok: true;
+  file: string;
+  config: CloudctlConfig;
+}
+
+export interface FailedConfig {
+  ok: false;
+  file: string;
+  /** Every problem of the file, in file order; all are errors. */
+  issues: ConfigIssue[];
+}
+
+/** A problem before it is located: an unknown key is shown at the key, anything else at its value. */
+interface Finding {
+  path: KeyPath;
+  at: 'key' | 'value';
+  message: string;
+}
+
+type Checked = { ok: true; config: CloudctlConfig } | { ok: false; findings: Finding[] };
+
+function findingsOf(issue: z.core.$ZodIssue): Finding[] {
+  const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+  if (issue.code !== 'unrecognized_keys') return [{ path, at: 'value', message: describeZodIssue(issue) }];
+  // Every map in the schema is strict, so zod names each unknown key; one finding per key, at the key.
+  const parent = patternOf(path);
+  return issue.keys.map((key) => ({
+    path: [...path, key],
+    at: 'key',
+    message: `unknown key '${key}'${didYouMean(suggestKey(key, parent, cloudctlSchemaIndex()))}`,
+  }));
+}
+
+function check(value: unknown): Checked {
+  const raw = value ?? {};
+  if (!isRecord(raw))
+    return {
+      ok: false,
+      findings: [
+        { path: [], at: 'value', message: `expected a map of settings, found ${describeFound(raw)}` },
+      ],
+    };
+  const parsed = cloudctlConfigSchema.safeParse(raw, { reportInput: true });
+  if (parsed.success) return { ok: true, config: parsed.data };
+  return { ok: false, findings: parsed.error.issues.flatMap(findingsOf) };
+}
 
 function absolute(base: string, path: string): string {
   return isAbsolute(path) || path.startsWith('memory://') ? path : resolve(base, path);
 }
 
-/** Validates an already parsed config object; `base` anchors relative paths. */
-export function parseConfig(value: unknown, source: string, base: string): CloudctlConfig {
-  const parsed = cloudctlConfigSchema.safeParse(value ?? {});
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (issue) => `${source}: ${issue.path.join('.') || '(root)'}: ${issue.message}`,
-    );
-    throw new CloudctlError('CONFIG_INVALID', lines.join('\n'));
-  }
-  const config = parsed.data;
-  const tls = config.grpc.tls;
+/** The config with every file path absolute, and the default data directory when no URL is set. */
+function withAbsolutePaths(config: CloudctlConfig, base: string): CloudctlConfig {
+  const { grpc, http, database } = config;
   return {
     ...config,
     grpc: {
-      ...config.grpc,
+      ...grpc,
       tls:
-        tls === undefined
+        grpc.tls === undefined
           ? undefined
           : {
-              certFile: absolute(base, tls.certFile),
-              keyFile: absolute(base, tls.keyFile),
-              clientCaFile: tls.clientCaFile === undefined ? undefined : absolute(base, tls.clientCaFile),
+              certFile: absolute(base, grpc.tls.certFile),
+              keyFile: absolute(base, grpc.tls.keyFile),
+              clientCaFile:
+                grpc.tls.clientCaFile === undefined ? undefined : absolute(base, grpc.tls.clientCaFile),
             },
     },
     http: {
-      ...config.http,
+      ...http,
       tls:
-        config.http.tls === undefined
+        http.tls === undefined
           ? undefined
-          : {
-              certFile: absolute(base, config.http.tls.certFile),
-              keyFile: absolute(base, config.http.tls.keyFile),
-            },
+          : { certFile: absolute(base, http.tls.certFile), keyFile: absolute(base, http.tls.keyFile) },
     },
-    database: { ...config.database, dataDir: absolute(base, config.database.dataDir ?? DEFAULT_DATA_DIR) },
+    database:
+      database.url !== undefined
+        ? database
+        : { ...database, dataDir: absolute(base, database.dataDir ?? DEFAULT_DATA_DIR) },
   };
 }
 
-export async function loadConfig(file: string): Promise<CloudctlConfig> {
+/**
+ * Validates an already parsed config object (tests, benchmarks, the demo); `base` anchors relative
+ * paths. Throws CONFIG_INVALID with one `source: error: key.path: message` line per problem.
+ */
+export function parseConfig(value: unknown, source: string, base: string): CloudctlConfig {
+  const checked = check(value);
+  if (!checked.ok) {
+    const lines = checked.findings.map((f) => {
+      const path = formatKeyPath(f.path);
+      return `${source}: error: ${path === '' ? '' : `${path}: `}${f.message}`;
+    });
+    throw new CloudctlError('CONFIG_INVALID', lines.join('\n'));
+  }
+  return withAbsolutePaths(checked.config, base);
+}
+
+export async function loadConfig(file: string): Promise<LoadedConfig | FailedConfig> {
+  const fail = (issues: ConfigIssue[]): FailedConfig => ({ ok: false, file, issues });
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new CloudctlError('CONFIG_INVALID', `${file}: cannot read: ${String(error)}`, { cause: error });
+    return fail([
+      makeIssue('error', file, { line: 1, column: 1 }, [], `cannot read the file: ${errorCode(error)}`),
+    ]);
   }
-  let value: unknown;
+  let source: YamlSource;
   try {
-    value = load(text);
+    source = parseYamlSource(text);
   } catch (error) {
-    if (error instanceof YAMLException)
-      throw new CloudctlError('CONFIG_INVALID', `${file}: ${error.message}`);
-    throw error;
+    if (!(error instanceof YamlSyntaxError)) throw error;
+    return fail([makeIssue('error', file, error.position, [], `invalid YAML: ${error.reason}`)]);
   }
-  return parseConfig(value, file, dirname(resolve(file)));
+  const checked = check(source.value);
+  if (!checked.ok) {
+    const issues = checked.findings.map((f) => {
+      const at = f.at === 'key' ? (source.keyAt(f.path) ?? source.valueAt(f.path)) : source.valueAt(f.path);
+      return makeIssue('error', file, at, f.path, f.message);
+    });
+    issues.sort((a, b) => a.line - b.line || a.column - b.column);
+    return fail(issues);
+  }
+  return { ok: true, file, config: withAbsolutePaths(checked.config, dirname(resolve(file))) };
 }

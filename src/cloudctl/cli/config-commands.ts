@@ -1,0 +1,31 @@
+// `config validate FILE` and `config print FILE`.
+import { formatIssue } from '../../lib/config-issue.ts';
+import { loadConfig, printEffectiveConfig } from '../config/index.ts';
+import { type CliIo, EXIT } from './cli-io.ts';
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+export async function validateCommand(file: string, io: CliIo): Promise<number> {
+  const loaded = await loadConfig(file);
+  if (!loaded.ok) {
+    for (const issue of loaded.issues) io.err(formatIssue(issue));
+    io.err(`${file}: invalid, ${plural(loaded.issues.length, 'error')}`);
+    return EXIT.invalidConfig;
+  }
+  const { agents, users, database } = loaded.config;
+  const store = database.url === undefined ? 'embedded database' : 'PostgreSQL';
+  io.out(`${file}: valid (${plural(agents.length, 'agent')}, ${plural(users.length, 'user')}, ${store})`);
+  return EXIT.ok;
+}
+
+export async function printCommand(file: string, io: CliIo): Promise<number> {
+  const loaded = await loadConfig(file);
+  if (!loaded.ok) {
+    for (const issue of loaded.issues) io.err(formatIssue(issue));
+    return EXIT.invalidConfig;
+  }
+  io.out(printEffectiveConfig(loaded.config).trimEnd());
+  return EXIT.ok;
+}

@@ -1,0 +1,24 @@
+// cloudctl's configuration file, as one zod schema built from a schema per concept: the single
+// source of its types, defaults, checks and generated reference (docs/cloudctl-configuration.md).
+import { z } from 'zod';
+import { agentsSchema } from './agents.ts';
+import { authSchema } from './auth.ts';
+import { databaseSchema } from './database.ts';
+import { grpcSchema } from './grpc.ts';
+import { httpSchema } from './http.ts';
+import { loggingSchema } from './logging.ts';
+import { operationsSchema } from './operations.ts';
+import { usersSchema } from './users.ts';
+
+export const cloudctlConfigSchema = z.strictObject({
+  grpc: grpcSchema.prefault({}),
+  http: httpSchema.prefault({}),
+  users: usersSchema,
+  auth: authSchema.prefault({}),
+  agents: agentsSchema,
+  database: databaseSchema.prefault({}),
+  operations: operationsSchema.prefault({}),
+  logging: loggingSchema.prefault({}),
+});
+
+export type CloudctlConfig = z.infer<typeof cloudctlConfigSchema>;

@@ -1,0 +1,29 @@
+// `http.*`: the HTTP API people and tools use (REST, Swagger, health, metrics).
+import { z } from 'zod';
+
+const httpTlsSchema = z
+  .strictObject({
+    certFile: z.string().min(1).describe('PEM certificate chain of the HTTP API'),
+    keyFile: z.string().min(1).describe('PEM private key of the certificate (unencrypted)'),
+  })
+  .describe('TLS of the HTTP API; absent means plain HTTP. Paths are relative to the config file');
+
+export const httpSchema = z
+  .strictObject({
+    host: z.string().min(1).default('0.0.0.0').describe('address the HTTP API listens on'),
+    port: z
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .default(7002)
+      .describe('port of the HTTP API (REST, Swagger, health, metrics); 0 picks a free one'),
+    tls: httpTlsSchema.optional(),
+    shutdownTimeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .default(10_000)
+      .describe('how long a stopping cloudctl lets in-flight HTTP requests finish'),
+  })
+  .describe('the HTTP API');

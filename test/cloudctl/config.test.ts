@@ -1,0 +1,272 @@
+// cloudctl's config as its users meet it: every problem of a file in one run at file:line:column and
+// key path, unknown keys with a suggestion, `config print` with the database password hidden, the
+// examples in config-examples/cloudctl valid, and every setting documented.
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cloudctl/cli/run-cli.ts';
+import { cloudctlSchemaIndex, hidePassword, parseConfig } from '../../src/cloudctl/config/index.ts';
+import { CloudctlError } from '../../src/cloudctl/errors.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'cloudctl-config-'));
+let files = 0;
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function writeConfig(yaml: string): string {
+  const file = join(dir, `cloudctl-${++files}.yaml`);
+  writeFileSync(file, yaml);
+  return file;
+}
+
+/** cloudctl's CLI in-process, with its output captured. */
+async function cloudctl(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, {
+    out: (text) => out.push(text),
+    err: (text) => err.push(text),
+    stdout: { write: () => undefined },
+    stopSignal: () => Promise.resolve('SIGTERM'),
+  });
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+const HASH_A = `sha256:${'a'.repeat(64)}`;
+const HASH_B = `sha256:${'b'.repeat(64)}`;
+
+describe('cloudctl config validate', () => {
+  it('reports every error of a file in one run, in file order, at line:column and key path', async () => {
+    const file = writeConfig(
+      [
+        'grpc:',
+        '  port: 99999',
+        'http:',
+        '  tls:',
+        '    certFile: http.crt',
+        'users:',
+        '  - name: alice',
+        '    tokenHash: sha256:abc',
+        'database:',
+        '  url: mysql://db/cloudctl',
+        'operations:',
+        '  waitTimeoutMs: soon',
+        'logging:',
+        '  level: loud',
+        '',
+      ].join('\n'),
+    );
+    const result = await cloudctl('config', 'validate', file);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')).toEqual([
+      `${file}:2:9: error: grpc.port: expected at most 65535, found number 99999`,
+      `${file}:5:5: error: http.tls.keyFile: required, expected string`,
+      `${file}:8:16: error: users[0].tokenHash: expected sha256:<64 lowercase hex digits> (printf %s "$TOKEN" | sha256sum), found the string 'sha256:abc'`,
+      `${file}:10:8: error: database.url: expected a postgres:// URL, found the string 'mysql://db/cloudctl'`,
+      `${file}:12:18: error: operations.waitTimeoutMs: expected number, found the string 'soon'`,
+      `${file}:14:10: error: logging.level: expected one of 'fatal', 'error', 'warn', 'info', 'debug', 'trace', found the string 'loud'`,
+      `${file}: invalid, 6 errors`,
+    ]);
+  });
+
+  it('refuses an unknown key at the key itself, suggesting the key that was probably meant', async () => {
+    const file = writeConfig(
+      `grpc:\n  prot: 9091\nagent:\n  - id: a\nusers:\n  - name: bob\n    tokenHash: ${HASH_A}\n    role: [ops]\nlisten: 1\n`,
+    );
+    const result = await cloudctl('config', 'validate', file);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')).toEqual([
+      `${file}:2:3: error: grpc.prot: unknown key 'prot'; did you mean 'port'?`,
+      `${file}:3:1: error: agent: unknown key 'agent'; did you mean 'agents'?`,
+      `${file}:8:5: error: users[0].role: unknown key 'role'; did you mean 'roles'?`,
+      `${file}:9:1: error: listen: unknown key 'listen'`,
+      `${file}: invalid, 4 errors`,
+    ]);
+  });
+
+  it('suggests a key of another section when no sibling is close', async () => {
+    const file = writeConfig('heartbeatSeconds: 5\n');
+    const result = await cloudctl('config', 'validate', file);
+    expect(result.stderr.split('\n')[0]).toBe(
+      `${file}:1:1: error: heartbeatSeconds: unknown key 'heartbeatSeconds'; did you mean 'grpc.heartbeatSeconds'?`,
+    );
+  });
+
+  it('refuses a role name with whitespace wherever roles are written', async () => {
+    const file = writeConfig(
+      `users:\n  - name: bob\n    tokenHash: ${HASH_A}\n    roles: [ops team]\nauth:\n  adminRoles: [platform admins]\n  anonymous:\n    roles: [read only]\n`,
+    );
+    const result = await cloudctl('config', 'validate', file);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')).toEqual([
+      `${file}:4:13: error: users[0].roles[0]: a role name may not contain whitespace, found the string 'ops team'`,
+      `${file}:6:16: error: auth.adminRoles[0]: a role name may not contain whitespace, found the string 'platform admins'`,
+      `${file}:8:13: error: auth.anonymous.roles[0]: a role name may not contain whitespace, found the string 'read only'`,
+      `${file}: invalid, 3 errors`,
+    ]);
+  });
+
+  it('reports a repeated agent id, user name or token at the entry that repeats it', async () => {
+    const file = writeConfig(
+      [
+        'agents:',
+        '  - id: a',
+        '  - id: a',
+        'users:',
+        `  - { name: bob, tokenHash: ${HASH_A} }`,
+        `  - { name: bob, tokenHash: ${HASH_B} }`,
+        `  - { name: eve, tokenHash: ${HASH_A} }`,
+        '',
+      ].join('\n'),
+    );
+    const result = await cloudctl('config', 'validate', file);
+    expect(result.stderr.split('\n')).toEqual([
+      `${file}:3:9: error: agents[1].id: duplicate agent id 'a' (first used by agents[0])`,
+      `${file}:6:13: error: users[1].name: duplicate user name 'bob' (first used by users[0])`,
+      `${file}:7:29: error: users[2].tokenHash: two users may not share a token (users[0] has the same hash)`,
+      `${file}: invalid, 3 errors`,
+    ]);
+  });
+
+  it('refuses a database with both a URL and a data directory, at dataDir', async () => {
+    const file = writeConfig('database:\n  url: postgres://db/cloudctl\n  dataDir: data\n');
+    const result = await cloudctl('config', 'validate', file);
+    expect(result.stderr.split('\n')[0]).toBe(
+      `${file}:3:12: error: database.dataDir: set either url or dataDir, not both`,
+    );
+  });
+
+  it('locates YAML syntax errors, and names a file it cannot read', async () => {
+    const broken = writeConfig('grpc:\n  port: [9091\n');
+    const syntax = await cloudctl('config', 'validate', broken);
+    expect(syntax.code).toBe(1);
+    expect(syntax.stderr.split('\n')[0]).toMatch(new RegExp(`^${broken}:3:1: error: invalid YAML: `));
+    const missing = await cloudctl('config', 'validate', join(dir, 'missing.yaml'));
+    expect(missing.stderr.split('\n')[0]).toBe(
+      `${join(dir, 'missing.yaml')}:1:1: error: cannot read the file: ENOENT`,
+    );
+  });
+
+  it('accepts an empty file and says what it holds', async () => {
+    const file = writeConfig('');
+    expect(await cloudctl('config', 'validate', file)).toEqual({
+      code: 0,
+      stdout: `${file}: valid (0 agents, 0 users, embedded database)`,
+      stderr: '',
+    });
+  });
+});
+
+describe('cloudctl config print', () => {
+  it('prints the effective config: defaults filled, paths absolute', async () => {
+    const file = writeConfig('grpc:\n  tls:\n    certFile: tls/grpc.crt\n    keyFile: /etc/grpc.key\n');
+    const result = await cloudctl('config', 'print', file);
+    expect(result.code).toBe(0);
+    expect(load(result.stdout)).toEqual({
+      grpc: {
+        host: '0.0.0.0',
+        port: 9091,
+        heartbeatSeconds: 20,
+        helloTimeoutSeconds: 10,
+        tls: { certFile: join(dir, 'tls/grpc.crt'), keyFile: '/etc/grpc.key' },
+      },
+      http: { host: '0.0.0.0', port: 7002, shutdownTimeoutMs: 10_000 },
+      users: [],
+      auth: { adminRoles: [], anonymous: { enabled: false, roles: [] } },
+      agents: [],
+      database: { dataDir: join(dir, 'data/cloudctl') },
+      operations: { waitTimeoutMs: 60_000 },
+      logging: { level: 'info' },
+    });
+  });
+
+  it('hides the database password and shows the token hashes', async () => {
+    const file = writeConfig(
+      `database:\n  url: postgres://cloudctl:pa55word@db:5432/cloudctl\nusers:\n  - name: bob\n    tokenHash: ${HASH_A}\n`,
+    );
+    const result = await cloudctl('config', 'print', file);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('pa55word');
+    expect(result.stdout).toContain('  url: postgres://cloudctl:***@db:5432/cloudctl\n');
+    expect(result.stdout).toContain(`    tokenHash: ${HASH_A}\n`);
+  });
+
+  it.each([
+    ['postgres://u:secret@db/x', 'postgres://u:***@db/x'],
+    ['postgresql://u:se@cr:et@db:5432/x', 'postgresql://u:***@db:5432/x'],
+    ['postgres://u@db/x?password=secret&sslmode=disable', 'postgres://u@db/x?password=***&sslmode=disable'],
+    ['postgres://db/x', 'postgres://db/x'],
+  ])('shows the URL %s as %s', (url, shown) => {
+    expect(hidePassword(url)).toBe(shown);
+  });
+
+  it('prints nothing on stdout for an invalid file and exits 1', async () => {
+    const file = writeConfig('grpc:\n  port: -1\n');
+    expect(await cloudctl('config', 'print', file)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `${file}:2:9: error: grpc.port: expected at least 0, found number -1`,
+    });
+  });
+});
+
+describe('parseConfig', () => {
+  it('throws CONFIG_INVALID with one line per problem, named after the source', () => {
+    let thrown: unknown;
+    try {
+      parseConfig({ grpc: { port: 'x' }, agnets: [] }, 'test config', dir);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(CloudctlError);
+    expect(thrown).toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: [
+        "CONFIG_INVALID: test config: error: grpc.port: expected number, found the string 'x'",
+        "test config: error: agnets: unknown key 'agnets'; did you mean 'agents'?",
+      ].join('\n'),
+    });
+  });
+
+  it('makes relative paths absolute against the base, and keeps no data directory beside a URL', () => {
+    const config = parseConfig(
+      { http: { tls: { certFile: 'h.crt', keyFile: 'h.key' } }, database: { url: 'postgres://db/x' } },
+      'test',
+      '/etc/cloudctl',
+    );
+    expect(config.http.tls).toEqual({ certFile: '/etc/cloudctl/h.crt', keyFile: '/etc/cloudctl/h.key' });
+    expect(config.database).toEqual({ url: 'postgres://db/x' });
+    expect(parseConfig({ database: { dataDir: 'memory://' } }, 'test', '/etc').database.dataDir).toBe(
+      'memory://',
+    );
+  });
+});
+
+describe('config-examples/cloudctl', () => {
+  const root = join(import.meta.dirname, '../../config-examples/cloudctl');
+  const examples = readdirSync(root).filter((f) => f.endsWith('.yaml'));
+
+  it('cover the embedded database, PostgreSQL and TLS', () => {
+    expect(examples.sort()).toEqual(['embedded.yaml', 'postgres.yaml', 'tls.yaml']);
+  });
+
+  it.each(examples)('%s validates', async (name) => {
+    const result = await cloudctl('config', 'validate', join(root, name));
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/: valid \(\d+ agents?, \d+ users?, (embedded database|PostgreSQL)\)$/);
+  });
+});
+
+describe("cloudctl's schema", () => {
+  it('describes every setting and every group of settings', () => {
+    const index = cloudctlSchemaIndex();
+    const undescribed = [...index.settings, ...index.groups]
+      .filter((s) => s.description === '')
+      .map((s) => s.path);
+    expect(undescribed).toEqual([]);
+    expect(index.settings.length).toBeGreaterThan(20);
+  });
+});
