@@ -1,10 +1,11 @@
 // Wires cloudctl together: config -> store -> features -> transports (gRPC for agents, HTTP for
 // people and tools). The returned handle is what tests drive.
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import pkg from '../../package.json' with { type: 'json' };
 import { serviceDefinitions } from '../proto/index.ts';
-import { AccountAssignments } from './accounts/index.ts';
+import { AccountAssignments, AccountDirectory, AccountGuard, agentAccounts } from './accounts/index.ts';
 import { AgentAuthenticator, configUsers, UserAuthenticator } from './auth/index.ts';
 import { cachingHandlers } from './caching/index.ts';
 import type { CloudctlConfig } from './config/index.ts';
@@ -14,6 +15,7 @@ import { type CloudctlMetrics, createCloudctlMetrics, observabilityRoutes } from
 import { OperationDispatcher, operationResultsHandlers } from './operations/index.ts';
 import { AgentRegistry, sessionHandlers } from './sessions/index.ts';
 import { type CloudctlStore, type DatabaseTarget, openStore } from './store/index.ts';
+import { opsRoutes, TaskRunner, taskRoutes } from './tasks/index.ts';
 
 export interface ControlPlaneDeps {
   logger: Logger;
@@ -31,6 +33,8 @@ export interface ControlPlane {
   /** Dynamic accounts: assigns accounts to a connected agent at run time. */
   accounts: AccountAssignments;
   store: CloudctlStore;
+  /** Every account cloudctl knows, agents' and its own. */
+  directory: AccountDirectory;
   close(): Promise<void>;
 }
 
@@ -74,7 +78,12 @@ export async function startControlPlane(
     logger: deps.logger,
     now,
     waitTimeoutMs: config.operations.waitTimeoutMs,
+    onOutcome: (type, outcome) => metrics.operations.inc({ type, outcome }),
   });
+  // An agent's definition of an account wins over cloudctl's own.
+  const directory = new AccountDirectory([agentAccounts(store)]);
+  const guard = new AccountGuard(directory);
+  const runner = new TaskRunner({ store, dispatcher: operations, registry, logger: deps.logger, now });
   let stopping = false;
   let endpoint: GrpcEndpoint | undefined;
   let http: HttpEndpoint;
@@ -92,6 +101,8 @@ export async function startControlPlane(
     endpoint = await startGrpcEndpoint(config.grpc, agentServices(rpcDeps), deps.logger);
     const routes: Route[] = [
       ...observabilityRoutes(metricsRegistry, { ping: () => store.ping(), stopping: () => stopping }),
+      ...opsRoutes({ runner, guard, context: { kinds: store.kinds } }),
+      ...taskRoutes({ store, guard, ownerId: `cloudctl@${hostname()}` }),
     ];
     http = await startHttpEndpoint(config.http, {
       routes,
@@ -106,6 +117,8 @@ export async function startControlPlane(
     await store.close();
     throw error;
   }
+  const resumed = await runner.resumeUnfinished();
+  if (resumed > 0) deps.logger.info({ tasks: resumed }, 'carrying on tasks left unfinished by the last run');
   const grpcPort = endpoint.port;
   const grpc = endpoint;
   return {
@@ -116,11 +129,15 @@ export async function startControlPlane(
     operations,
     accounts: new AccountAssignments({ registry, store, now }),
     store,
+    directory,
     async close() {
       stopping = true;
       // HTTP first, so requests in flight finish while the agents' sessions still carry their work.
       await http.close();
+      // Tasks stop where they are (they carry on at the next start); their waits end with the dispatcher.
+      const tasksStopped = runner.close();
       operations.close();
+      await tasksStopped;
       await grpc.close();
       await store.close();
     },

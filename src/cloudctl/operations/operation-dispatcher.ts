@@ -9,6 +9,9 @@ import type { AgentRegistry } from '../sessions/index.ts';
 import type { CloudctlStore } from '../store/index.ts';
 
 export interface OperationRequest {
+  /** The operation's id; a new one when absent. A caller that must find the operation again after a
+   * restart (a task) chooses it and stores it first. */
+  id?: string;
   account: string;
   type: string;
   /** Serialized as JSON for the agent. */
@@ -32,6 +35,8 @@ export interface OperationDispatcherDeps {
   now: () => Date;
   waitTimeoutMs: number;
   newId?: () => string;
+  /** Told how each waited-for operation ended, for metrics. */
+  onOutcome?: (type: string, outcome: 'succeeded' | 'failed' | 'timed_out' | 'no_agent') => void;
 }
 
 interface Waiter {
@@ -52,9 +57,10 @@ export class OperationDispatcher {
     const { registry, store, logger, now } = this.#deps;
     const session = registry.sessionFor(request.account);
     if (session === undefined) {
+      this.#deps.onOutcome?.(request.type, 'no_agent');
       throw new CloudctlError('AGENT_NOT_CONNECTED', `no connected agent serves account ${request.account}`);
     }
-    const id = (this.#deps.newId ?? randomUUID)();
+    const id = request.id ?? (this.#deps.newId ?? randomUUID)();
     const timeoutMs = request.timeoutMs ?? this.#deps.waitTimeoutMs;
     const deadline = new Date(now().getTime() + timeoutMs);
     const payload = JSON.stringify(request.payload ?? null);
@@ -62,23 +68,7 @@ export class OperationDispatcher {
       { id, account: request.account, agentId: session.agentId, type: request.type, payload, deadline },
       now(),
     );
-    const result = new Promise<OperationOutcome>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#waiting.delete(id);
-        store.operations
-          .markTimedOut(id)
-          .catch((error: unknown) =>
-            logger.error({ err: error, operationId: id }, 'cannot mark operation timed out'),
-          );
-        reject(
-          new CloudctlError(
-            'OPERATION_TIMEOUT',
-            `operation ${id} (${request.type} on ${request.account}) had no result after ${timeoutMs} ms`,
-          ),
-        );
-      }, timeoutMs);
-      this.#waiting.set(id, { resolve, reject, timer });
-    });
+    const result = this.#wait(id, request.type, request.account, deadline);
     const sent = session.send({
       operation: {
         id,
@@ -90,6 +80,57 @@ export class OperationDispatcher {
     });
     logger.debug({ operationId: id, type: request.type, account: request.account, sent }, 'operation sent');
     return result;
+  }
+
+  /**
+   * Waits for the result of an operation sent earlier, perhaps by a process that has since stopped:
+   * its result may already be stored, or come in until the operation's deadline.
+   */
+  async await(id: string): Promise<OperationOutcome> {
+    const stored = await this.#deps.store.operations.get(id);
+    if (stored === undefined) throw new CloudctlError('OPERATION_FAILED', `operation ${id} was never sent`);
+    const waiting = this.#wait(id, stored.type, stored.account, stored.deadline);
+    // The result may have been stored between the read above and the wait starting: look again.
+    const again = await this.#deps.store.operations.get(id);
+    if (again?.reportedAt != null) {
+      this.resultRecorded({
+        id,
+        outcome: again.state === 'failed' ? 'failed' : 'succeeded',
+        result: again.result ?? undefined,
+        error: again.error,
+      });
+    }
+    return waiting;
+  }
+
+  #wait(id: string, type: string, account: string, deadline: Date): Promise<OperationOutcome> {
+    const { store, logger, now } = this.#deps;
+    return new Promise<OperationOutcome>((resolve, reject) => {
+      const timeoutMs = Math.max(0, deadline.getTime() - now().getTime());
+      const timer = setTimeout(() => {
+        this.#waiting.delete(id);
+        this.#deps.onOutcome?.(type, 'timed_out');
+        store.operations
+          .markTimedOut(id)
+          .catch((error: unknown) =>
+            logger.error({ err: error, operationId: id }, 'cannot mark operation timed out'),
+          );
+        reject(
+          new CloudctlError(
+            'OPERATION_TIMEOUT',
+            `operation ${id} (${type} on ${account}) had no result by its deadline ${deadline.toISOString()}`,
+          ),
+        );
+      }, timeoutMs);
+      this.#waiting.set(id, {
+        resolve: (outcome) => {
+          this.#deps.onOutcome?.(type, outcome.outcome);
+          resolve(outcome);
+        },
+        reject,
+        timer,
+      });
+    });
   }
 
   /** Called once a result is recorded: hands it to whoever waits for it (nobody, after a timeout). */

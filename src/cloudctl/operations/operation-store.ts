@@ -32,6 +32,7 @@ export interface StoredOperation {
   result: unknown;
   error: string | null;
   createdAt: Date;
+  deadline: Date;
   reportedAt: Date | null;
 }
 
@@ -103,6 +104,7 @@ export class OperationStore {
       result: row.result,
       error: row.error,
       createdAt: row.created_at,
+      deadline: row.deadline,
       reportedAt: row.reported_at,
     };
   }

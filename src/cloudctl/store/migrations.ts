@@ -1,6 +1,7 @@
 // Schema migrations, in code so both databases (PGlite and PostgreSQL) run exactly the same ones.
 // Append new migrations; never edit one that has shipped.
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { tasksMigration } from '../tasks/index.ts';
 
 const initial: Migration = {
   async up(db: Kysely<unknown>) {
@@ -80,6 +81,6 @@ const initial: Migration = {
 
 export const migrationProvider: MigrationProvider = {
   async getMigrations() {
-    return { '0001_initial': initial };
+    return { '0001_initial': initial, '0003_tasks': tasksMigration };
   },
 };

@@ -77,6 +77,24 @@ export interface OperationsTable {
   reported_at: ColumnType<Date | null, Date | null, Date | null>;
 }
 
+export interface TasksTable {
+  id: string;
+  /** The client's clientRequestId: a retry with it finds this task instead of starting another. */
+  request_id: string | null;
+  user_name: string;
+  /** string[] */
+  accounts: Json;
+  /** TaskStep[] (tasks/task-store.ts) */
+  steps: Json;
+  next_step: number;
+  /** STARTED, COMPLETED or FAILED */
+  state: string;
+  history: Json;
+  result_objects: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface CloudctlDatabase {
   agents: AgentsTable;
   accounts: AccountsTable;
@@ -84,4 +102,5 @@ export interface CloudctlDatabase {
   resume_versions: ResumeVersionsTable;
   open_snapshots: OpenSnapshotsTable;
   operations: OperationsTable;
+  tasks: TasksTable;
 }

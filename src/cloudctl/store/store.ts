@@ -2,15 +2,18 @@
 // record keepers live in their features; only this handle knows them all.
 
 import { sql } from 'kysely';
-import { CacheStore } from '../caching/index.ts';
+import { CacheStore, KindResolver } from '../caching/index.ts';
 import { OperationStore } from '../operations/index.ts';
 import { AgentStore } from '../sessions/index.ts';
+import { TaskStore } from '../tasks/index.ts';
 import { type DatabaseTarget, openDatabase } from './database.ts';
 
 export interface CloudctlStore {
   agents: AgentStore;
   cache: CacheStore;
   operations: OperationStore;
+  tasks: TaskStore;
+  kinds: KindResolver;
   /** Resolves once the database answers a query; for readiness. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -22,6 +25,8 @@ export async function openStore(target: DatabaseTarget): Promise<CloudctlStore> 
     agents: new AgentStore(db),
     cache: new CacheStore(db),
     operations: new OperationStore(db),
+    tasks: new TaskStore(db),
+    kinds: new KindResolver(db),
     ping: async () => {
       await sql`select 1`.execute(db);
     },

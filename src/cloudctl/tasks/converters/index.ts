@@ -1,0 +1,34 @@
+// Every operation name the HTTP API takes, registered in one place: adding one is one file in this
+// folder and one line here.
+import type { OperationConverter } from './converter.ts';
+import { deleteManifest } from './delete-manifest.ts';
+import { deployManifest } from './deploy-manifest.ts';
+import { patchManifest } from './patch-manifest.ts';
+import {
+  pauseRolloutManifest,
+  resumeRolloutManifest,
+  rollingRestartManifest,
+  undoRolloutManifest,
+} from './rollout-manifests.ts';
+import { runJob } from './run-job.ts';
+import { scaleManifest } from './scale-manifest.ts';
+
+export const CONVERTERS: ReadonlyArray<OperationConverter> = [
+  deployManifest,
+  deleteManifest,
+  scaleManifest,
+  patchManifest,
+  undoRolloutManifest,
+  pauseRolloutManifest,
+  resumeRolloutManifest,
+  rollingRestartManifest,
+  runJob,
+];
+
+export {
+  type AgentStep,
+  type ConverterContext,
+  type KindResolver,
+  type OperationConverter,
+  PayloadError,
+} from './converter.ts';

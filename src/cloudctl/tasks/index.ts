@@ -1,0 +1,8 @@
+// Tasks: what POST /ops starts. Operations named as in the API we mirror are converted to agent
+// operations, run in order, and followed through GET /task/{id}, across cloudctl restarts.
+export { CONVERTERS, type KindResolver } from './converters/index.ts';
+export { type OpsRouteDeps, opsRoutes } from './ops-routes.ts';
+export { tasksMigration } from './task-migrations.ts';
+export { type TaskRouteDeps, taskRoutes } from './task-routes.ts';
+export { TaskRunner } from './task-runner.ts';
+export { type StoredTask, TaskStore } from './task-store.ts';

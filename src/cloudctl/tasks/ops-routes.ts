@@ -1,0 +1,142 @@
+// POST /ops and POST /ops/{name} (both deprecated in the API we mirror, and still how its clients
+// write): each operation is validated, authorized (WRITE on its account) and turned into an agent
+// operation before anything is stored, so a bad request changes nothing. The answer is the task
+// that runs them; a retry with the same clientRequestId gets the same task back.
+import { z } from 'zod';
+import { isRecord } from '../../lib/is-record.ts';
+import type { AccountGuard } from '../accounts/index.ts';
+import type { Principal } from '../auth/index.ts';
+import { defineRoute, HttpError, type Route } from '../http/index.ts';
+import { CONVERTERS, type ConverterContext, PayloadError } from './converters/index.ts';
+import type { TaskRunner } from './task-runner.ts';
+import type { TaskStep } from './task-store.ts';
+
+export interface OpsRouteDeps {
+  runner: TaskRunner;
+  guard: AccountGuard;
+  context: ConverterContext;
+}
+
+const startOperationResultSchema = z
+  .object({ id: z.string(), resourceUri: z.string().describe('/task/{id}: where to follow the task') })
+  .describe('StartOperationResult');
+
+const clientRequestIdSchema = z.object({
+  clientRequestId: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe('makes the request idempotent: a retry with the same id returns the same task'),
+});
+
+const payloadObject = z.record(z.string(), z.unknown());
+
+function invalid(where: string, message: string): HttpError {
+  return new HttpError('REQUEST_INVALID', `${where}: ${message}`);
+}
+
+/** One operation of a request, checked and turned into a task step; throws 400 or 403. */
+async function toStep(
+  name: string,
+  payload: unknown,
+  where: string,
+  user: Principal,
+  deps: OpsRouteDeps,
+): Promise<TaskStep> {
+  const converter = CONVERTERS.find((c) => c.name === name);
+  if (converter === undefined) {
+    throw invalid(where, `unknown operation '${name}'; known: ${CONVERTERS.map((c) => c.name).join(', ')}`);
+  }
+  const parsed = converter.payload.safeParse(payload);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue?.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') ?? '';
+    throw invalid(`${where}${path}`, issue?.message ?? 'invalid');
+  }
+  let step: Awaited<ReturnType<typeof converter.toAgent>>;
+  try {
+    step = await converter.toAgent(parsed.data, deps.context);
+  } catch (error) {
+    if (error instanceof PayloadError) throw invalid(`${where}.${error.path}`, error.message);
+    throw error;
+  }
+  try {
+    await deps.guard.require(user, step.account, 'WRITE');
+  } catch (error) {
+    // An account named in the body that does not exist is a bad body, not a missing URL.
+    if (error instanceof HttpError && error.code === 'NOT_FOUND')
+      throw invalid(`${where}.account`, error.message);
+    throw error;
+  }
+  return {
+    name,
+    phase: converter.phase,
+    description: converter.describe(parsed.data),
+    input: parsed.data,
+    account: step.account,
+    type: step.type,
+    payload: step.payload,
+    operationId: null,
+  };
+}
+
+async function start(steps: TaskStep[], requestId: string | undefined, user: Principal, deps: OpsRouteDeps) {
+  const task = await deps.runner.submit({ requestId: requestId ?? null, user: user.name, steps });
+  return { id: task.id, resourceUri: `/task/${task.id}` };
+}
+
+export function opsRoutes(deps: OpsRouteDeps): Route[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      url: '/ops',
+      summary:
+        'Run operations (deprecated): a list of {operationName: payload}, carried out in order as one task',
+      tag: 'operations',
+      deprecated: true,
+      access: 'user',
+      schema: {
+        querystring: clientRequestIdSchema,
+        body: z.array(z.record(z.string(), payloadObject)).min(1).max(100),
+        response: { 200: startOperationResultSchema },
+      },
+      handler: async ({ body, query, user }) => {
+        const steps: TaskStep[] = [];
+        for (const [index, entry] of body.entries()) {
+          const names = Object.keys(entry);
+          if (names.length !== 1) {
+            throw invalid(
+              `body[${index}]`,
+              `expected one operation name as the only key, found ${names.length}`,
+            );
+          }
+          const [name = ''] = names;
+          steps.push(await toStep(name, entry[name], `body[${index}].${name}`, user, deps));
+        }
+        return start(steps, query.clientRequestId, user, deps);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/ops/:name',
+      summary: 'Run one operation (deprecated) as a task',
+      tag: 'operations',
+      deprecated: true,
+      access: 'user',
+      schema: {
+        params: z.object({
+          name: z.string().describe(`the operation: ${CONVERTERS.map((c) => c.name).join(', ')}`),
+        }),
+        querystring: clientRequestIdSchema,
+        body: payloadObject,
+        response: { 200: startOperationResultSchema },
+      },
+      handler: async ({ params, body, query, user }) => {
+        if (!isRecord(body)) throw invalid('body', 'expected a JSON object');
+        const step = await toStep(params.name, body, 'body', user, deps);
+        return start([step], query.clientRequestId, user, deps);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,61 @@
+// GET /task/{id} and GET /task: tasks as clients of the API we mirror follow them. A user sees a task
+// when it may read every account the task touches (admins see all).
+import { z } from 'zod';
+import type { AccountGuard } from '../accounts/index.ts';
+import type { Principal } from '../auth/index.ts';
+import { defineRoute, HttpError, type Route } from '../http/index.ts';
+import type { CloudctlStore } from '../store/index.ts';
+import type { StoredTask } from './task-store.ts';
+import { taskSchema, taskView } from './task-view.ts';
+
+export interface TaskRouteDeps {
+  store: CloudctlStore;
+  guard: AccountGuard;
+  /** Names this cloudctl process in `ownerId`. */
+  ownerId: string;
+}
+
+async function mayRead(task: StoredTask, user: Principal, guard: AccountGuard): Promise<boolean> {
+  if (user.admin) return true;
+  const visible = new Set((await guard.visible(user)).map((a) => a.name));
+  return task.accounts.every((account) => visible.has(account));
+}
+
+export function taskRoutes(deps: TaskRouteDeps): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/task/:id',
+      summary: 'A task: status, history and result objects',
+      tag: 'tasks',
+      access: 'user',
+      schema: { params: z.object({ id: z.string().min(1) }), response: { 200: taskSchema } },
+      handler: async ({ params, user }) => {
+        const task = await deps.store.tasks.get(params.id);
+        // A task the user may not read is as good as absent: its id reveals nothing.
+        if (task === undefined || !(await mayRead(task, user, deps.guard))) {
+          throw new HttpError('NOT_FOUND', `Task not found (id: ${params.id})`);
+        }
+        return taskView(task, deps.ownerId);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/task',
+      summary: 'The newest tasks the user may read, newest first',
+      tag: 'tasks',
+      access: 'user',
+      schema: {
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
+        response: { 200: z.array(taskSchema) },
+      },
+      handler: async ({ query, user }) => {
+        const tasks = await deps.store.tasks.recent(query.limit);
+        const readable = [];
+        for (const task of tasks)
+          if (await mayRead(task, user, deps.guard)) readable.push(taskView(task, deps.ownerId));
+        return readable;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,57 @@
+// A task as clients of the API we mirror read it (clouddriver's Task): a status with both
+// `complete` and `completed` (older clients read the first), history of {phase, status}, and the
+// result objects. `ownerId` names the cloudctl process; `user` who submitted the task.
+import { z } from 'zod';
+import type { StoredTask } from './task-store.ts';
+
+export const taskStatusSchema = z.object({
+  phase: z.string(),
+  status: z.string(),
+  complete: z.boolean(),
+  completed: z.boolean(),
+  failed: z.boolean(),
+  retryable: z.boolean(),
+});
+
+export const taskSchema = z
+  .object({
+    id: z.string(),
+    requestId: z.string().nullable(),
+    ownerId: z.string(),
+    user: z.string(),
+    startTimeMs: z.int(),
+    status: taskStatusSchema,
+    history: z.array(z.object({ phase: z.string(), status: z.string() })),
+    resultObjects: z.array(z.unknown()),
+    sagaIds: z.array(z.unknown()),
+    outputs: z.array(z.unknown()),
+    retryable: z.boolean(),
+  })
+  .describe('Task');
+
+export type TaskView = z.infer<typeof taskSchema>;
+
+export function taskView(task: StoredTask, ownerId: string): TaskView {
+  const last = task.history.at(-1) ?? { phase: 'ORCHESTRATION', status: '' };
+  const done = task.state !== 'STARTED';
+  return {
+    id: task.id,
+    requestId: task.requestId,
+    ownerId,
+    user: task.user,
+    startTimeMs: task.createdAt.getTime(),
+    status: {
+      phase: last.phase,
+      status: last.status,
+      complete: done,
+      completed: done,
+      failed: task.state === 'FAILED',
+      retryable: false,
+    },
+    history: task.history,
+    resultObjects: task.resultObjects,
+    sagaIds: [],
+    outputs: [],
+    retryable: false,
+  };
+}
