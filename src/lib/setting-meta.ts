@@ -8,7 +8,7 @@ export interface SettingMeta {
   secret?: boolean;
   /** Type shown in the docs when the schema's own (a literal, a transform) would mislead. */
   type?: string;
-  /** The value names a file the agent reads at start. */
+  /** The value names a file the program reads at start (checked then, not by `config validate`). */
   file?: boolean;
   [key: string]: unknown;
 }

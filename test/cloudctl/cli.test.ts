@@ -84,6 +84,20 @@ describe('cloudctl CLI', () => {
     });
   });
 
+  it('does not serve when a file the config names cannot be read, naming the setting', async () => {
+    const file = join(dir, 'tls-missing.yaml');
+    await writeFile(file, 'grpc:\n  tls:\n    certFile: missing.crt\n    keyFile: /nonexistent/grpc.key\n');
+    expect(await cloudctl('serve', '--config', file)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: [
+        `${file}:3:5: error: grpc.tls.certFile: cannot read ${join(dir, 'missing.crt')}: ENOENT`,
+        `${file}:4:5: error: grpc.tls.keyFile: cannot read /nonexistent/grpc.key: ENOENT`,
+        '',
+      ].join('\n'),
+    });
+  });
+
   it('exits 1 for a config file that does not exist', async () => {
     const file = join(dir, 'missing.yaml');
     const run = await cloudctl('serve', '--config', file);

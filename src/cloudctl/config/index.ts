@@ -1,7 +1,13 @@
 // cloudctl's configuration: the schema, the loader with located errors, and the effective-config
 // printer. Other folders import from here only.
-export { HIDDEN_PASSWORD, hidePassword, printEffectiveConfig } from './effective-config.ts';
-export { type FailedConfig, type LoadedConfig, loadConfig, parseConfig } from './load-config.ts';
+export { hidePassword, printEffectiveConfig } from './effective-config.ts';
+export {
+  checkReferencedFiles,
+  type FailedConfig,
+  type LoadedConfig,
+  loadConfig,
+  parseConfig,
+} from './load-config.ts';
 export type { AgentEntry } from './schema/agents.ts';
 export { type CloudctlConfig, cloudctlConfigSchema } from './schema/cloudctl-config.ts';
 export type { TlsSettings } from './schema/grpc.ts';

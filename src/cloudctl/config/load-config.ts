@@ -2,18 +2,20 @@
 // one pass and located at file:line:column and key path, the way the agent's loader does. File paths
 // the config names are made absolute (relative to the config file), so nothing later depends on the
 // working directory. The files themselves are not read here: `config validate` runs where they are
-// often not mounted, and `serve` reports an unreadable one when it opens it.
+// often not mounted; `serve` checks them (checkReferencedFiles).
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { z } from 'zod';
 import { type ConfigIssue, describeFound, describeZodIssue, makeIssue } from '../../lib/config-issue.ts';
 import { errorCode, isRecord } from '../../lib/is-record.ts';
 import { didYouMean, suggestKey } from '../../lib/key-suggestion.ts';
+import { unreadableFiles } from '../../lib/readable-files.ts';
 import { patternOf } from '../../lib/schema-walk.ts';
 import {
   formatKeyPath,
   type KeyPath,
   parseYamlSource,
+  type SourcePosition,
   type YamlSource,
   YamlSyntaxError,
 } from '../../lib/yaml-source.ts';
@@ -26,6 +28,8 @@ export interface LoadedConfig {
   ok: true;
   file: string;
   config: CloudctlConfig;
+  /** Where a key path sits in the file, for problems found after loading. */
+  locate(path: KeyPath): SourcePosition;
 }
 
 export interface FailedConfig {
@@ -138,14 +142,19 @@ export async function loadConfig(file: string): Promise<LoadedConfig | FailedCon
     if (!(error instanceof YamlSyntaxError)) throw error;
     return fail([makeIssue('error', file, error.position, [], `invalid YAML: ${error.reason}`)]);
   }
+  const keyAt = (path: KeyPath) => source.keyAt(path) ?? source.valueAt(path);
   const checked = check(source.value);
   if (!checked.ok) {
-    const issues = checked.findings.map((f) => {
-      const at = f.at === 'key' ? (source.keyAt(f.path) ?? source.valueAt(f.path)) : source.valueAt(f.path);
-      return makeIssue('error', file, at, f.path, f.message);
-    });
+    const issues = checked.findings.map((f) =>
+      makeIssue('error', file, f.at === 'key' ? keyAt(f.path) : source.valueAt(f.path), f.path, f.message),
+    );
     issues.sort((a, b) => a.line - b.line || a.column - b.column);
     return fail(issues);
   }
-  return { ok: true, file, config: withAbsolutePaths(checked.config, dirname(resolve(file))) };
+  return { ok: true, file, config: withAbsolutePaths(checked.config, dirname(resolve(file))), locate: keyAt };
+}
+
+/** At `serve`: an error, at the setting, for each file the config names that cannot be read. */
+export function checkReferencedFiles(loaded: LoadedConfig): Promise<ConfigIssue[]> {
+  return unreadableFiles(loaded.config, cloudctlSchemaIndex().filePaths, loaded.file, loaded.locate);
 }

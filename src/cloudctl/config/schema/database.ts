@@ -10,7 +10,7 @@ export const databaseSchema = z
       .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL')
       .optional()
       .describe(
-        'PostgreSQL server, as postgres://user:password@host:port/database; absent: embedded PGlite in dataDir. `config print` shows the password as ***',
+        'PostgreSQL server, as postgres://user:password@host:port/database; absent: embedded PGlite in dataDir. `config print` shows the password as `***`',
       ),
     dataDir: z
       .string()

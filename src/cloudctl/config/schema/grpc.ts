@@ -1,15 +1,21 @@
 // `grpc.*`: the endpoint agents dial, its TLS, and how sessions are kept alive.
 import { z } from 'zod';
+import { setting } from '../../../lib/setting-meta.ts';
 
 export const tlsSchema = z
   .strictObject({
-    certFile: z.string().min(1).describe('PEM certificate chain of the gRPC endpoint'),
-    keyFile: z.string().min(1).describe('PEM private key of the certificate (unencrypted)'),
-    clientCaFile: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('PEM CA bundle; when set, agents must present a client certificate it signed (mTLS)'),
+    certFile: setting(z.string().min(1), {
+      description: 'PEM certificate chain of the gRPC endpoint',
+      file: true,
+    }),
+    keyFile: setting(z.string().min(1), {
+      description: 'PEM private key of the certificate (unencrypted)',
+      file: true,
+    }),
+    clientCaFile: setting(z.string().min(1).optional(), {
+      description: 'PEM CA bundle; when set, agents must present a client certificate it signed (mTLS)',
+      file: true,
+    }),
   })
   .describe('TLS of the gRPC endpoint; absent means plaintext. Paths are relative to the config file');
 

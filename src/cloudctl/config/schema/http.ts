@@ -1,10 +1,17 @@
 // `http.*`: the HTTP API people and tools use (REST, Swagger, health, metrics).
 import { z } from 'zod';
+import { setting } from '../../../lib/setting-meta.ts';
 
 const httpTlsSchema = z
   .strictObject({
-    certFile: z.string().min(1).describe('PEM certificate chain of the HTTP API'),
-    keyFile: z.string().min(1).describe('PEM private key of the certificate (unencrypted)'),
+    certFile: setting(z.string().min(1), {
+      description: 'PEM certificate chain of the HTTP API',
+      file: true,
+    }),
+    keyFile: setting(z.string().min(1), {
+      description: 'PEM private key of the certificate (unencrypted)',
+      file: true,
+    }),
   })
   .describe('TLS of the HTTP API; absent means plain HTTP. Paths are relative to the config file');
 
