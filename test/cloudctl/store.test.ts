@@ -293,4 +293,104 @@ describe.each(backends)('store on $name', (backend) => {
       statusMessage: 'forbidden',
     });
   });
+
+  describe('credentials', () => {
+    const definition = (name: string, extra: Record<string, unknown> = {}) => ({
+      name,
+      type: 'orchestrator',
+      definition: { name, type: 'orchestrator', context: 'ctx', ...extra },
+      permissions: { read: ['dev'], write: ['ops'] },
+    });
+
+    it('keeps every write as a revision: versions 1, 2, 3, the delete last, newest first', async () => {
+      const created = await store.credentials.create(definition('cred-life'), at(10));
+      expect(created).toMatchObject({ version: 1, definition: { context: 'ctx' } });
+      expect(
+        await store.credentials.update(definition('cred-life', { context: 'other' }), at(11)),
+      ).toMatchObject({
+        version: 2,
+        definition: { context: 'other' },
+      });
+      expect(await store.credentials.delete('cred-life', at(12))).toMatchObject({
+        version: 3,
+        deleted: true,
+      });
+      expect(await store.credentials.get('cred-life')).toBeUndefined();
+      const history = await store.credentials.history('cred-life');
+      expect(history.map((r) => [r.version, r.deleted, r.timestamp.getTime()])).toEqual([
+        [3, true, at(12).getTime()],
+        [2, false, at(11).getTime()],
+        [1, false, at(10).getTime()],
+      ]);
+      expect(history[0]?.definition).toBeNull();
+      // The delete keeps the permissions of what it deleted: they guard the history afterwards.
+      expect(history[0]?.permissions).toEqual({ read: ['dev'], write: ['ops'] });
+      expect(history[1]?.definition).toEqual({ name: 'cred-life', type: 'orchestrator', context: 'other' });
+    });
+
+    it('goes on counting when a deleted name is created again, and never dates a revision back', async () => {
+      await store.credentials.create(definition('cred-again'), at(20));
+      await store.credentials.delete('cred-again', at(21));
+      // The clock stepped back: the revision keeps the order of the history.
+      expect(await store.credentials.create(definition('cred-again'), at(15))).toMatchObject({ version: 3 });
+      expect(await store.credentials.update(definition('cred-again'), at(14))).toMatchObject({ version: 4 });
+      const history = await store.credentials.history('cred-again');
+      expect(history.map((r) => [r.version, r.timestamp.getTime()])).toEqual([
+        [4, at(21).getTime()],
+        [3, at(21).getTime()],
+        [2, at(21).getTime()],
+        [1, at(20).getTime()],
+      ]);
+    });
+
+    it('answers exists for a taken name and missing for an update or delete of nothing', async () => {
+      await store.credentials.create(definition('cred-taken'), at(30));
+      expect(await store.credentials.create(definition('cred-taken'), at(31))).toBe('exists');
+      expect(await store.credentials.update(definition('cred-none'), at(31))).toBe('missing');
+      expect(await store.credentials.delete('cred-none', at(31))).toBe('missing');
+      expect((await store.credentials.history('cred-taken')).map((r) => r.version)).toEqual([1]);
+      expect(await store.credentials.history('cred-none')).toEqual([]);
+    });
+
+    it('lets one of several concurrent creates of a name win, and orders concurrent updates', async () => {
+      const creates = await Promise.all(
+        [1, 2, 3, 4, 5].map((n) =>
+          store.credentials.create(definition('cred-race', { context: `c${n}` }), at(40)),
+        ),
+      );
+      expect(creates.filter((c) => c !== 'exists')).toHaveLength(1);
+      expect((await store.credentials.history('cred-race')).map((r) => r.version)).toEqual([1]);
+      await Promise.all(
+        [1, 2, 3, 4, 5].map((n) =>
+          store.credentials.update(definition('cred-race', { context: `u${n}` }), at(41)),
+        ),
+      );
+      const history = await store.credentials.history('cred-race');
+      expect(history.map((r) => r.version)).toEqual([6, 5, 4, 3, 2, 1]);
+      // The current definition is the last revision's.
+      expect((await store.credentials.get('cred-race'))?.definition).toEqual(history[0]?.definition);
+    });
+
+    it('pages definitions of a type by name, byte-wise, from an inclusive start or after a name', async () => {
+      for (const name of ['page-b', 'Page-Z', 'page-a', 'page-a.1', 'page_c'])
+        await store.credentials.create(definition(name), at(50));
+      await store.credentials.create({ ...definition('page-other'), type: 'other' }, at(50));
+      const names = async (page: { limit: number; startingAt?: string; after?: string }) =>
+        (await store.credentials.listByType('orchestrator', page))
+          .map((c) => c.name)
+          .filter((n) => n.toLowerCase().startsWith('page'));
+      expect(await names({ limit: 100, startingAt: 'P' })).toEqual([
+        'Page-Z',
+        'page-a',
+        'page-a.1',
+        'page-b',
+        'page_c',
+      ]);
+      expect(await names({ limit: 2, startingAt: 'page-a.1' })).toEqual(['page-a.1', 'page-b']);
+      expect(await names({ limit: 2, after: 'page-a.1' })).toEqual(['page-b', 'page_c']);
+      expect((await store.credentials.listByType('other', { limit: 10 })).map((c) => c.name)).toEqual([
+        'page-other',
+      ]);
+    });
+  });
 });

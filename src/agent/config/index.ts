@@ -9,6 +9,7 @@ export { printEffectiveConfig, REDACTED, redactedConfig } from './effective-conf
 export type { FailedConfig, LoadConfigOptions, LoadedConfig } from './load-config.ts';
 export { loadConfig, schemaIndexes } from './load-config.ts';
 export { parseAccount } from './parse-account.ts';
+export { accountSchemaAC } from './schema/account.ts';
 export type {
   AccountConfig,
   AgentConfig,
@@ -24,3 +25,4 @@ export type { Variant } from './schema/variant.ts';
 export { VARIANTS } from './schema/variant.ts';
 export type { SecretEngine } from './secrets/secret-engine.ts';
 export { SecretResolutionError } from './secrets/secret-engine.ts';
+export { parseSecretReference } from './secrets/secret-reference.ts';

@@ -1,6 +1,7 @@
 // Schema migrations, in code so both databases (PGlite and PostgreSQL) run exactly the same ones.
 // Append new migrations; never edit one that has shipped.
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { credentialsMigration } from '../credentials/index.ts';
 import { tasksMigration } from '../tasks/index.ts';
 
 const initial: Migration = {
@@ -81,6 +82,10 @@ const initial: Migration = {
 
 export const migrationProvider: MigrationProvider = {
   async getMigrations() {
-    return { '0001_initial': initial, '0003_tasks': tasksMigration };
+    return {
+      '0001_initial': initial,
+      '0002_credentials': credentialsMigration,
+      '0003_tasks': tasksMigration,
+    };
   },
 };

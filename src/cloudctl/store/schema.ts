@@ -95,6 +95,31 @@ export interface TasksTable {
   updated_at: Timestamp;
 }
 
+/** Accounts defined in cloudctl (credentials/): the current definition of each. */
+export interface CredentialsTable {
+  name: string;
+  /** The definition's type discriminator: orchestrator. */
+  type: string;
+  definition: Json;
+  /** {read: string[], write: string[]}, derived from the definition. */
+  permissions: Json;
+  /** The version of the newest revision. */
+  version: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Every write of a credentials definition, deletes included; rows are only ever inserted. */
+export interface CredentialRevisionsTable {
+  name: string;
+  version: number;
+  deleted: boolean;
+  /** Null for a delete. */
+  definition: NullableJson;
+  permissions: Json;
+  created_at: Timestamp;
+}
+
 export interface CloudctlDatabase {
   agents: AgentsTable;
   accounts: AccountsTable;
@@ -103,4 +128,6 @@ export interface CloudctlDatabase {
   open_snapshots: OpenSnapshotsTable;
   operations: OperationsTable;
   tasks: TasksTable;
+  credentials: CredentialsTable;
+  credential_revisions: CredentialRevisionsTable;
 }

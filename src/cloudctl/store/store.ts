@@ -3,6 +3,7 @@
 
 import { sql } from 'kysely';
 import { CacheStore, KindResolver } from '../caching/index.ts';
+import { CredentialStore } from '../credentials/index.ts';
 import { OperationStore } from '../operations/index.ts';
 import { AgentStore } from '../sessions/index.ts';
 import { TaskStore } from '../tasks/index.ts';
@@ -11,6 +12,7 @@ import { type DatabaseTarget, openDatabase } from './database.ts';
 export interface CloudctlStore {
   agents: AgentStore;
   cache: CacheStore;
+  credentials: CredentialStore;
   operations: OperationStore;
   tasks: TaskStore;
   kinds: KindResolver;
@@ -24,6 +26,7 @@ export async function openStore(target: DatabaseTarget): Promise<CloudctlStore> 
   return {
     agents: new AgentStore(db),
     cache: new CacheStore(db),
+    credentials: new CredentialStore(db),
     operations: new OperationStore(db),
     tasks: new TaskStore(db),
     kinds: new KindResolver(db),

@@ -1,0 +1,171 @@
+// The credentials API's rules over the store and the account directory: who may read and write which
+// account, that names are unique across every source, and that accounts from agents' config files
+// are read-only here.
+//
+// Writing needs WRITE on the account as it is and, for a create or an update, WRITE under the posted
+// definition's permissions too: nobody but an admin can write a definition they could not change
+// afterwards, so an account is never handed to another team by mistake. An unrestricted definition
+// (no READ, no WRITE) may be written by any authenticated user.
+import { type AccountDirectory, AccountGuard, type KnownAccount } from '../accounts/index.ts';
+import { mayAccess, type Principal } from '../auth/index.ts';
+import { HttpError } from '../http/index.ts';
+import type { CloudctlStore } from '../store/index.ts';
+import type { CredentialsRevision } from './credential-store.ts';
+import { type CredentialsDefinition, ORCHESTRATOR, permissionsOf } from './credentials-definition.ts';
+import { type AccountView, agentAccountView, credentialsView } from './credentials-view.ts';
+
+export interface CredentialsDeps {
+  store: CloudctlStore;
+  /** Every account, agents' first: the one that answers "does this name exist, and whose is it". */
+  directory: AccountDirectory;
+  now: () => Date;
+}
+
+function definedByAgent(account: KnownAccount): HttpError {
+  return new HttpError(
+    'CONFLICT',
+    `account ${account.name} is defined in agent ${account.agentId ?? '(unknown)'}'s config file; change it there`,
+  );
+}
+
+export class Credentials {
+  readonly #deps: CredentialsDeps;
+  readonly #guard: AccountGuard;
+
+  constructor(deps: CredentialsDeps) {
+    this.#deps = deps;
+    this.#guard = new AccountGuard(deps.directory);
+  }
+
+  /** Every account the user may read, by name; others are left out, never refused. */
+  async list(user: Principal, expand: boolean): Promise<AccountView[]> {
+    const { store } = this.#deps;
+    const visible = await this.#guard.visible(user, 'READ');
+    const [defined, registered] = await Promise.all([store.credentials.list(), store.agents.accounts()]);
+    const definitions = new Map(defined.map((d) => [d.name, d]));
+    const agentAccounts = new Map(registered.map((a) => [a.name, a]));
+    const views: AccountView[] = [];
+    for (const account of visible) {
+      // Gone between the two reads: it is as if the list had been taken a moment later.
+      if (account.source === 'cloudctl') {
+        const stored = definitions.get(account.name);
+        if (stored !== undefined) views.push(credentialsView(stored, expand));
+      } else {
+        const stored = agentAccounts.get(account.name);
+        if (stored !== undefined) views.push(agentAccountView(stored, expand));
+      }
+    }
+    return views;
+  }
+
+  /** One account, expanded. */
+  async get(user: Principal, name: string): Promise<AccountView> {
+    const { store } = this.#deps;
+    const account = await this.#guard.require(user, name, 'READ');
+    const view =
+      account.source === 'cloudctl'
+        ? await store.credentials.get(name).then((s) => s && credentialsView(s, true))
+        : await store.agents.account(name).then((s) => s && agentAccountView(s, true));
+    if (view === undefined) throw new HttpError('NOT_FOUND', `no account named ${name}`);
+    return view;
+  }
+
+  async create(user: Principal, definition: CredentialsDefinition): Promise<Record<string, unknown>> {
+    const { store, directory, now } = this.#deps;
+    const existing = await directory.find(definition.name);
+    if (existing !== undefined) throw this.#exists(existing);
+    this.#requireWritable(user, definition, 'create');
+    const stored = await store.credentials.create(this.#write(definition), now());
+    // Created by someone else since the check above: the store's key decided.
+    if (stored === 'exists') throw new HttpError('CONFLICT', `account ${definition.name} already exists`);
+    return stored.definition;
+  }
+
+  async update(user: Principal, definition: CredentialsDefinition): Promise<Record<string, unknown>> {
+    const { store, now } = this.#deps;
+    const account = await this.#guard.require(user, definition.name, 'WRITE');
+    if (account.source === 'static-agent-config') throw definedByAgent(account);
+    this.#requireWritable(user, definition, 'update');
+    const stored = await store.credentials.update(this.#write(definition), now());
+    if (stored === 'missing') throw new HttpError('NOT_FOUND', `no account named ${definition.name}`);
+    return stored.definition;
+  }
+
+  async delete(user: Principal, name: string): Promise<void> {
+    const { store, now } = this.#deps;
+    const account = await this.#guard.require(user, name, 'WRITE');
+    if (account.source === 'static-agent-config') throw definedByAgent(account);
+    if ((await store.credentials.delete(name, now())) === 'missing')
+      throw new HttpError('NOT_FOUND', `no account named ${name}`);
+  }
+
+  /**
+   * Every revision, newest first. A deleted account's history stays readable by those who could
+   * read it last: its newest revision keeps the permissions of what was deleted.
+   */
+  async history(user: Principal, name: string): Promise<CredentialsRevision[]> {
+    const { store, directory } = this.#deps;
+    const [account, revisions] = await Promise.all([directory.find(name), store.credentials.history(name)]);
+    if (account !== undefined) {
+      await this.#guard.require(user, name, 'READ');
+      return revisions;
+    }
+    const newest = revisions[0];
+    if (newest === undefined) throw new HttpError('NOT_FOUND', `no account named ${name}, and no history`);
+    if (!mayAccess(user, newest.permissions, 'READ'))
+      throw new HttpError('FORBIDDEN', `${user.name} may not read account ${name}`);
+    return revisions;
+  }
+
+  /**
+   * Up to `limit` stored definitions of the type that the user may read, by name, from
+   * `startingAt` (inclusive). Unreadable ones are skipped, not counted: a page is full unless the
+   * list has ended.
+   */
+  async listByType(
+    user: Principal,
+    type: string,
+    limit: number,
+    startingAt: string | undefined,
+  ): Promise<Array<Record<string, unknown>>> {
+    const { store } = this.#deps;
+    const page: Array<Record<string, unknown>> = [];
+    let cursor: { startingAt?: string; after?: string } = startingAt === undefined ? {} : { startingAt };
+    for (;;) {
+      const batch = await store.credentials.listByType(type, { limit, ...cursor });
+      for (const stored of batch) {
+        if (mayAccess(user, stored.permissions, 'READ')) page.push(stored.definition);
+        if (page.length === limit) return page;
+      }
+      const last = batch.at(-1);
+      if (batch.length < limit || last === undefined) return page;
+      cursor = { after: last.name };
+    }
+  }
+
+  #exists(account: KnownAccount): HttpError {
+    return account.source === 'static-agent-config'
+      ? new HttpError(
+          'CONFLICT',
+          `account ${account.name} already exists: it is defined in agent ${account.agentId ?? '(unknown)'}'s config file`,
+        )
+      : new HttpError('CONFLICT', `account ${account.name} already exists; PUT /credentials changes it`);
+  }
+
+  #requireWritable(user: Principal, definition: CredentialsDefinition, verb: 'create' | 'update'): void {
+    if (mayAccess(user, permissionsOf(definition), 'WRITE')) return;
+    throw new HttpError(
+      'FORBIDDEN',
+      `${user.name} may not ${verb} account ${definition.name} with these permissions: WRITE would not include any of their roles, so they could not change it afterwards`,
+    );
+  }
+
+  #write(definition: CredentialsDefinition) {
+    return {
+      name: definition.name,
+      type: ORCHESTRATOR,
+      definition: { ...definition },
+      permissions: permissionsOf(definition),
+    };
+  }
+}
