@@ -9,6 +9,7 @@ import { AccountAssignments, AccountDirectory, AccountGuard, agentAccounts } fro
 import { AgentAuthenticator, configUsers, UserAuthenticator } from './auth/index.ts';
 import { cachingHandlers } from './caching/index.ts';
 import type { CloudctlConfig } from './config/index.ts';
+import { credentialAccounts, credentialsRoutes } from './credentials/index.ts';
 import { type GrpcEndpoint, type GrpcService, type RpcDeps, startGrpcEndpoint } from './grpc/index.ts';
 import { type HttpEndpoint, type Route, startHttpEndpoint } from './http/index.ts';
 import { type CloudctlMetrics, createCloudctlMetrics, observabilityRoutes } from './observability/index.ts';
@@ -81,7 +82,7 @@ export async function startControlPlane(
     onOutcome: (type, outcome) => metrics.operations.inc({ type, outcome }),
   });
   // An agent's definition of an account wins over cloudctl's own.
-  const directory = new AccountDirectory([agentAccounts(store)]);
+  const directory = new AccountDirectory([agentAccounts(store), credentialAccounts(store.credentials)]);
   const guard = new AccountGuard(directory);
   const runner = new TaskRunner({ store, dispatcher: operations, registry, logger: deps.logger, now });
   let stopping = false;
@@ -103,6 +104,7 @@ export async function startControlPlane(
       ...observabilityRoutes(metricsRegistry, { ping: () => store.ping(), stopping: () => stopping }),
       ...opsRoutes({ runner, guard, context: { kinds: store.kinds } }),
       ...taskRoutes({ store, guard, ownerId: `cloudctl@${hostname()}` }),
+      ...credentialsRoutes({ store, directory, now }),
     ];
     http = await startHttpEndpoint(config.http, {
       routes,

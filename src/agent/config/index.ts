@@ -9,7 +9,7 @@ export { printEffectiveConfig, REDACTED, redactedConfig } from './effective-conf
 export type { FailedConfig, LoadConfigOptions, LoadedConfig } from './load-config.ts';
 export { loadConfig, schemaIndexes } from './load-config.ts';
 export { parseAccount } from './parse-account.ts';
-export { accountSchemaAC } from './schema/account.ts';
+export { accountSchemaAC, checkAccount } from './schema/account.ts';
 export type {
   AccountConfig,
   AgentConfig,

@@ -4,7 +4,7 @@
 // secret references: cloudctl returns definitions as stored and keeps every revision, so a literal
 // secret would be readable by every reader of the account, forever.
 import { z } from 'zod';
-import { accountSchemaAC, parseSecretReference } from '../../agent/config/index.ts';
+import { accountSchemaAC, checkAccount, parseSecretReference } from '../../agent/config/index.ts';
 import type { AccountPermissions } from '../auth/index.ts';
 
 /** The only account type cloudctl defines; the API we mirror calls it the cloud provider. */
@@ -44,38 +44,44 @@ function secretReference(description: string) {
     .meta({ description, secret: true });
 }
 
-const UNKNOWN_FIELD =
-  'unknown field: an orchestrator account definition has no such field (CredentialsDefinition in /v2/api-docs lists them)';
-
-export const credentialsDefinitionSchema = accountSchemaAC()
-  .safeExtend({
-    name: accountNameSchema.describe('account name: unique among every account cloudctl knows'),
-    type: z
-      .literal(ORCHESTRATOR, {
-        error: `type must be '${ORCHESTRATOR}', the only account type cloudctl defines`,
-      })
-      .describe(`account type; always '${ORCHESTRATOR}'`),
-    environment: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('environment the account belongs to; default: its name'),
-    accountType: z.string().min(1).optional().describe('account type shown to clients; default: its name'),
-    orchConfigContents: secretReference(
-      'the cluster configuration (kubeconfig) itself, as an encrypted: or encryptedFile: reference',
-    ).optional(),
-  })
-  .catchall(z.never({ error: UNKNOWN_FIELD }))
+export const credentialsDefinitionSchema = z
+  .strictObject(
+    {
+      ...accountSchemaAC().shape,
+      name: accountNameSchema.describe('account name: unique among every account cloudctl knows'),
+      type: z
+        .literal(ORCHESTRATOR, {
+          error: `type must be '${ORCHESTRATOR}', the only account type cloudctl defines`,
+        })
+        .describe(`account type; always '${ORCHESTRATOR}'`),
+      environment: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('environment the account belongs to; default: its name'),
+      accountType: z.string().min(1).optional().describe('account type shown to clients; default: its name'),
+      orchConfigContents: secretReference(
+        'the cluster configuration (kubeconfig) itself, as an encrypted: or encryptedFile: reference',
+      ).optional(),
+    },
+    {
+      // Strict, unlike the agent's entry: a misspelt field here would be stored and silently ignored.
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `unknown field ${issue.keys.join(', ')}: an orchestrator account definition has no such field (CredentialsDefinition in /v2/api-docs lists them)`
+          : undefined,
+    },
+  )
+  .superRefine(checkAccount)
   .superRefine((definition, ctx) => {
-    if (definition.orchConfigContents !== undefined) {
-      if (definition.orchConfigFile !== undefined || definition.serviceAccount) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['orchConfigContents'],
-          message:
-            'orchConfigContents, orchConfigFile and serviceAccount: true are mutually exclusive: choose one way to reach the cluster',
-        });
-      }
+    const alsoGiven = definition.orchConfigFile !== undefined || definition.serviceAccount;
+    if (definition.orchConfigContents !== undefined && alsoGiven) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['orchConfigContents'],
+        message:
+          'orchConfigContents, orchConfigFile and serviceAccount: true are mutually exclusive: choose one way to reach the cluster',
+      });
     }
     if (definition.orchConfigFile?.includes('\n')) {
       ctx.addIssue({

@@ -90,7 +90,8 @@ type AccountLike = { serviceAccount: boolean; orchConfigFile?: string | undefine
   namespaces: string[];
 };
 
-function checkAccount(account: AccountLike, ctx: z.RefinementCtx) {
+/** The rules over a whole entry; cloudctl applies them to the definitions it stores, too. */
+export function checkAccount(account: AccountLike, ctx: z.RefinementCtx) {
   if (account.serviceAccount && account.orchConfigFile !== undefined) {
     ctx.addIssue({
       code: 'custom',
