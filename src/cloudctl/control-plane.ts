@@ -5,9 +5,15 @@ import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import pkg from '../../package.json' with { type: 'json' };
 import { serviceDefinitions } from '../proto/index.ts';
-import { AccountAssignments, AccountDirectory, AccountGuard, agentAccounts } from './accounts/index.ts';
+import {
+  AccountAssignments,
+  AccountDirectory,
+  AccountGuard,
+  agentAccountRoutes,
+  agentAccounts,
+} from './accounts/index.ts';
 import { AgentAuthenticator, configUsers, UserAuthenticator } from './auth/index.ts';
-import { cachingHandlers } from './caching/index.ts';
+import { cacheRoutes, cachingHandlers, IngestRate, OnDemandRefresh } from './caching/index.ts';
 import type { CloudctlConfig } from './config/index.ts';
 import { credentialAccounts, credentialsRoutes } from './credentials/index.ts';
 import { type GrpcEndpoint, type GrpcService, type RpcDeps, startGrpcEndpoint } from './grpc/index.ts';
@@ -46,11 +52,11 @@ export const AGENT_SERVICES = [
   'orchagent.v1.OperationResults',
 ] as const;
 
-function agentServices(deps: RpcDeps): GrpcService[] {
+function agentServices(deps: RpcDeps, ingest: IngestRate): GrpcService[] {
   const definitions = serviceDefinitions();
   return [
     { name: AGENT_SERVICES[0], definition: definitions.session, handlers: sessionHandlers(deps) },
-    { name: AGENT_SERVICES[1], definition: definitions.caching, handlers: cachingHandlers(deps) },
+    { name: AGENT_SERVICES[1], definition: definitions.caching, handlers: cachingHandlers(deps, ingest) },
     {
       name: AGENT_SERVICES[2],
       definition: definitions.operationResults,
@@ -84,6 +90,15 @@ export async function startControlPlane(
   // An agent's definition of an account wins over cloudctl's own.
   const directory = new AccountDirectory([agentAccounts(store), credentialAccounts(store.credentials)]);
   const guard = new AccountGuard(directory);
+  const ingest = new IngestRate();
+  const refresh = new OnDemandRefresh({
+    cache: store.cache,
+    kinds: store.kinds,
+    execute: (request) => operations.execute(request),
+    served: (account) => registry.sessionFor(account) !== undefined,
+    logger: deps.logger,
+    now,
+  });
   const runner = new TaskRunner({ store, dispatcher: operations, registry, logger: deps.logger, now });
   let stopping = false;
   let endpoint: GrpcEndpoint | undefined;
@@ -95,15 +110,22 @@ export async function startControlPlane(
       store,
       dispatcher: operations,
       logger: deps.logger,
+      metrics,
       now,
       heartbeatSeconds: config.grpc.heartbeatSeconds,
       helloTimeoutSeconds: config.grpc.helloTimeoutSeconds,
     };
-    endpoint = await startGrpcEndpoint(config.grpc, agentServices(rpcDeps), deps.logger);
+    endpoint = await startGrpcEndpoint(config.grpc, agentServices(rpcDeps, ingest), deps.logger);
     const routes: Route[] = [
       ...observabilityRoutes(metricsRegistry, { ping: () => store.ping(), stopping: () => stopping }),
       ...opsRoutes({ runner, guard, context: { kinds: store.kinds } }),
       ...taskRoutes({ store, guard, ownerId: `cloudctl@${hostname()}` }),
+      ...cacheRoutes({
+        guard,
+        refresh,
+        introspection: { agents: store.agents, cache: store.cache, registry, rate: ingest, now },
+      }),
+      ...agentAccountRoutes({ guard, store, registry }),
       ...credentialsRoutes({ store, directory, now }),
     ];
     http = await startHttpEndpoint(config.http, {

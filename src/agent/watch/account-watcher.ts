@@ -5,18 +5,11 @@ import { isRecord } from '../../lib/is-record.ts';
 import type { AccountCluster } from '../operations/index.ts';
 import { type CacheItem, type ResumePoint, scopeKey, type WatchScope } from './cache-item.ts';
 import type { CoalescingBuffer } from './coalescing-buffer.ts';
+import { isPlatformManaged } from './platform-managed.ts';
 import { ScopeWatcher, type ScopeWatcherOptions } from './scope-watcher.ts';
 import type { TaskBudget } from './task-budget.ts';
 import type { WatchRegistry } from './watch-registry.ts';
 import { syntheticObjects, type WatchTarget, watchTargets } from './watch-targets.ts';
-
-/** The deployment service marks what it deploys with this (spec: context variables). */
-export const PLATFORM_MANAGED = 'deploy.vendor.io/application';
-
-function platformManaged(object: Record<string, unknown>): boolean {
-  const metadata = isRecord(object.metadata) ? object.metadata : {};
-  return [metadata.annotations, metadata.labels].some((map) => isRecord(map) && PLATFORM_MANAGED in map);
-}
 
 export interface AccountWatcherOptions {
   cluster: AccountCluster;
@@ -151,7 +144,7 @@ export class AccountWatcher {
       registry: this.#o.registry,
       ...(resume === undefined ? {} : { resumeFrom: resume.resourceVersion }),
       ...(target.fieldSelector === undefined ? {} : { fieldSelector: target.fieldSelector }),
-      ...(this.#o.cluster.account.onlyPlatformManaged ? { accept: platformManaged } : {}),
+      ...(this.#o.cluster.account.onlyPlatformManaged ? { accept: isPlatformManaged } : {}),
       ...(isCrds ? { onEvent: () => this.#crdChanged() } : {}),
       ...(this.#o.onListDuration === undefined ? {} : { onListDuration: this.#o.onListDuration }),
       onError: (error) => this.#o.onError?.(scope, error),

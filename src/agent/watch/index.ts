@@ -2,7 +2,7 @@
 // loop per scope, a bounded coalescing buffer, the task budget, and the registry of running watches.
 export type { CacheItem, CacheSink, ResumePoint, WatchScope } from './cache-item.ts';
 export { scopeKey } from './cache-item.ts';
-export { scrubObject } from './object-scrub.ts';
+export { isPlatformManaged } from './platform-managed.ts';
 export { TaskBudget } from './task-budget.ts';
 export { BATCH_SIZE, BUFFER_CAPACITY, WatchManager } from './watch-manager.ts';
 export type { WatchState, WatchStatus } from './watch-registry.ts';

@@ -5,11 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isRecord } from '../../lib/is-record.ts';
+import { scrubObject } from '../../lib/object-scrub.ts';
 import { resourcePath } from '../kube/index.ts';
 import type { AccountCluster } from '../operations/index.ts';
 import type { CacheItem, WatchScope } from './cache-item.ts';
 import type { CoalescingBuffer } from './coalescing-buffer.ts';
-import { scrubObject } from './object-scrub.ts';
 
 export const POD_METRICS_INTERVAL_MS = 20_000;
 

@@ -15,12 +15,12 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Backoff } from '../../lib/backoff.ts';
 import { isRecord } from '../../lib/is-record.ts';
+import { scrubObject } from '../../lib/object-scrub.ts';
 import { untilWokenOrAborted } from '../../lib/signalled-wait.ts';
 import type { ApiResource, KubeHttp } from '../kube/index.ts';
 import { KubeApiError, resourcePath } from '../kube/index.ts';
 import type { CacheItem, WatchScope } from './cache-item.ts';
 import type { CoalescingBuffer } from './coalescing-buffer.ts';
-import { scrubObject } from './object-scrub.ts';
 import type { TaskBudget } from './task-budget.ts';
 import type { WatchRegistry } from './watch-registry.ts';
 

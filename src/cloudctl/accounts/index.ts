@@ -9,3 +9,4 @@ export {
   type KnownAccount,
 } from './account-directory.ts';
 export { AccountGuard } from './account-guard.ts';
+export { type AgentAccountRouteDeps, agentAccountRoutes } from './agent-account-routes.ts';

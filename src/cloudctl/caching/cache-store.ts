@@ -57,6 +57,26 @@ export interface CachedResource {
   updatedAt: Date;
 }
 
+/** A kind cached for an account: how many objects, through which version (none without objects). */
+export interface CachedKind {
+  account: string;
+  group: string;
+  kind: string;
+  /** The version the objects were read through; undefined for a kind watched with no object yet. */
+  version: string | undefined;
+  /** Whether the objects live in namespaces; undefined without objects to tell. */
+  namespaced: boolean | undefined;
+  count: number;
+}
+
+/** An object read from the cluster on demand, as it goes into the cache. */
+export interface RefreshedObject extends ObjectKey {
+  version: string;
+  resourceVersion: string;
+  /** The object as JSON text. */
+  body: string;
+}
+
 type Tx = Transaction<CloudctlDatabase>;
 
 function scopeColumns(scope: WatchScope) {
@@ -79,6 +99,9 @@ type Upsert = Extract<CacheChange, { type: 'upsert' }>;
 
 /** Rows per statement: 10 parameters each stays far below PostgreSQL's 65535 bind parameters. */
 const UPSERT_CHUNK = 500;
+
+/** Code-point order, the same in every database and locale. */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 const objectKey = (c: ObjectKey) => `${c.account}\0${c.group}\0${c.kind}\0${c.namespace}\0${c.name}`;
 
@@ -228,6 +251,149 @@ export class CacheStore {
       resourceVersion: row.resource_version,
       updatedAt: row.updated_at,
     }));
+  }
+
+  /**
+   * Stores an object read on demand, unless the watch stored a newer version of it meanwhile (then
+   * false). The row keeps the snapshot it belongs to: a relist in progress still owns the object,
+   * and its end must not delete it for lacking the snapshot's mark.
+   */
+  async refresh(object: RefreshedObject, now: Date): Promise<boolean> {
+    const result = await this.#db
+      .insertInto('resources')
+      .values({
+        account: object.account,
+        api_group: object.group,
+        kind: object.kind,
+        namespace: object.namespace,
+        name: object.name,
+        api_version: object.version,
+        resource_version: object.resourceVersion,
+        body: object.body,
+        snapshot_id: null,
+        updated_at: now,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['account', 'api_group', 'kind', 'namespace', 'name'])
+          .doUpdateSet((eb) => ({
+            api_version: eb.ref('excluded.api_version'),
+            resource_version: eb.ref('excluded.resource_version'),
+            body: eb.ref('excluded.body'),
+            updated_at: eb.ref('excluded.updated_at'),
+          }))
+          // Resource versions are opaque, but every API server we know of numbers them from etcd's
+          // revision; where both are numbers the greater is the newer. Others are simply replaced.
+          .where(
+            sql<boolean>`case when resources.resource_version ~ '^[0-9]+$' and excluded.resource_version ~ '^[0-9]+$'
+              then resources.resource_version::numeric <= excluded.resource_version::numeric else true end`,
+          ),
+      )
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /**
+   * Removes an object the cluster no longer has; an object stored after `since` is kept (the watch
+   * saw it created again after the read that missed it). False when nothing was removed.
+   */
+  async evict(key: ObjectKey, since: Date): Promise<boolean> {
+    const result = await this.#db
+      .deleteFrom('resources')
+      .where('account', '=', key.account)
+      .where('api_group', '=', key.group)
+      .where('kind', '=', key.kind)
+      .where('namespace', '=', key.namespace)
+      .where('name', '=', key.name)
+      .where('updated_at', '<=', since)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * The kinds cached for the accounts, with object counts, counted by the database without reading
+   * a body; a kind watched without objects (a stored resume version only) counts 0. Rows of one kind
+   * share one version: the agent watches a kind through one version.
+   */
+  async kinds(accounts: readonly string[]): Promise<CachedKind[]> {
+    if (accounts.length === 0) return [];
+    const counted = await this.#db
+      .selectFrom('resources')
+      .select((eb) => [
+        'account',
+        'api_group',
+        'kind',
+        eb.fn.max('api_version').as('version'),
+        sql<boolean>`bool_or(namespace <> '')`.as('namespaced'),
+        eb.fn.countAll<string>().as('n'),
+      ])
+      .where('account', 'in', accounts)
+      .groupBy(['account', 'api_group', 'kind'])
+      .execute();
+    const watched = await this.#db
+      .selectFrom('resume_versions')
+      .select(['account', 'api_group', 'kind'])
+      .distinct()
+      .where('account', 'in', accounts)
+      .execute();
+    const byKey = new Map<string, CachedKind>();
+    const keyOf = (row: { account: string; api_group: string; kind: string }) =>
+      `${row.account}\0${row.api_group}\0${row.kind}`;
+    for (const row of watched) {
+      byKey.set(keyOf(row), {
+        account: row.account,
+        group: row.api_group,
+        kind: row.kind,
+        version: undefined,
+        namespaced: undefined,
+        count: 0,
+      });
+    }
+    for (const row of counted) {
+      byKey.set(keyOf(row), {
+        account: row.account,
+        group: row.api_group,
+        kind: row.kind,
+        version: row.version,
+        namespaced: row.namespaced,
+        count: Number(row.n),
+      });
+    }
+    return [...byKey.values()].sort(
+      (a, b) => compare(a.account, b.account) || compare(a.group, b.group) || compare(a.kind, b.kind),
+    );
+  }
+
+  /** When each account last completed a sync step: its newest snapshot end or bookmark stored. */
+  async lastSync(accounts: readonly string[]): Promise<Map<string, Date>> {
+    if (accounts.length === 0) return new Map();
+    const rows = await this.#db
+      .selectFrom('resume_versions')
+      .select((eb) => ['account', eb.fn.max('updated_at').as('at')])
+      .where('account', 'in', accounts)
+      .groupBy('account')
+      .execute();
+    return new Map(rows.map((row) => [row.account, new Date(row.at)]));
+  }
+
+  /** The account's namespaces: those cached Namespace objects name, and those objects live in. */
+  async namespaces(account: string): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom('resources')
+      .select('namespace as name')
+      .distinct()
+      .where('account', '=', account)
+      .where('namespace', '<>', '')
+      .union(
+        this.#db
+          .selectFrom('resources')
+          .select('name')
+          .where('account', '=', account)
+          .where('api_group', '=', '')
+          .where('kind', '=', 'Namespace'),
+      )
+      .execute();
+    return rows.map((row) => row.name).sort(compare);
   }
 
   /** How many objects of the account are cached, optionally of one kind; cheaper than reading them. */

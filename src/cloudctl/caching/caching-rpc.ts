@@ -1,6 +1,6 @@
 // orchagent.v1.Caching: stores the resource events, snapshots and bookmarks agents stream up, one
-// batch at a time, acknowledging each once it is committed; answers resume-version queries. An agent
-// may only write and read the accounts it registered.
+// batch at a time, acknowledging each once it is committed (and counting its events and its commit
+// time); answers resume-version queries. An agent may only write and read the accounts it registered.
 import { type ServerDuplexStream, status } from '@grpc/grpc-js';
 import {
   type CacheAck,
@@ -10,6 +10,8 @@ import {
 } from '../../proto/index.ts';
 import { type RpcDeps, RpcFailure } from '../grpc/index.ts';
 import { accountOf, toCacheChange } from './cache-items.ts';
+import type { CacheChange } from './cache-store.ts';
+import type { IngestRate } from './ingest-rate.ts';
 
 const PUBLISH = '/orchagent.v1.Caching/Publish';
 const RESUME = '/orchagent.v1.Caching/GetResumeVersions';
@@ -18,7 +20,21 @@ async function ownedAccounts(deps: RpcDeps, agentId: string): Promise<Set<string
   return new Set(await deps.store.agents.accountsOf(agentId));
 }
 
-function publish(call: ServerDuplexStream<CacheBatch__Output, CacheAck>, deps: RpcDeps): void {
+/** Resource events (upserts and deletes, not snapshot marks or bookmarks) per account. */
+function eventsByAccount(changes: readonly CacheChange[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const change of changes) {
+    if (change.type === 'upsert' || change.type === 'delete')
+      counts.set(change.account, (counts.get(change.account) ?? 0) + 1);
+  }
+  return counts;
+}
+
+function publish(
+  call: ServerDuplexStream<CacheBatch__Output, CacheAck>,
+  deps: RpcDeps,
+  rate: IngestRate,
+): void {
   const auth = deps.authenticator.authenticate(call, PUBLISH);
   if (!auth.ok) {
     call.emit('error', auth.refusal);
@@ -48,7 +64,14 @@ function publish(call: ServerDuplexStream<CacheBatch__Output, CacheAck>, deps: R
       );
       throw new RpcFailure(refusal.code, refusal.details);
     }
+    const started = performance.now();
     const outcome = await deps.store.cache.apply(changes, deps.now());
+    deps.metrics.storeWriteSeconds.observe((performance.now() - started) / 1000);
+    const committedAt = deps.now();
+    for (const [account, events] of eventsByAccount(changes)) {
+      deps.metrics.eventsIngested.inc({ account }, events);
+      rate.record(account, events, committedAt);
+    }
     for (const scope of outcome.unmatchedSnapshotEnds) {
       log.warn({ scope }, 'snapshot end without its begin: nothing deleted');
     }
@@ -81,9 +104,10 @@ function publish(call: ServerDuplexStream<CacheBatch__Output, CacheAck>, deps: R
   });
 }
 
-export function cachingHandlers(deps: RpcDeps): CachingHandlers {
+/** The caching service; `rate` counts the events it stores, for the cache introspection. */
+export function cachingHandlers(deps: RpcDeps, rate: IngestRate): CachingHandlers {
   return {
-    Publish: (call) => publish(call, deps),
+    Publish: (call) => publish(call, deps, rate),
     GetResumeVersions: (call, callback) => {
       const auth = deps.authenticator.authenticate(call, RESUME);
       if (!auth.ok) {

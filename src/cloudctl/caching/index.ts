@@ -1,12 +1,33 @@
-// The resource cache: what agents stream up (orchagent.v1.Caching), stored and read back.
+// The resource cache: what agents stream up (orchagent.v1.Caching), stored and read back; kinds as
+// Spinnaker names them; on-demand refresh and introspection over HTTP (the cache controller).
+export type { AgentIntrospection, IntrospectionSources } from './cache-introspection.ts';
+export { type CacheRouteDeps, cacheRoutes } from './cache-routes.ts';
 export {
   type ApplyOutcome,
   type CacheChange,
+  type CachedKind,
   type CachedResource,
   CacheStore,
   type ObjectKey,
+  type RefreshedObject,
   type ResumeVersion,
   type WatchScope,
 } from './cache-store.ts';
 export { cachingHandlers } from './caching-rpc.ts';
-export { KindResolver, type ResolvedKind } from './kind-resolver.ts';
+export { IngestRate, type IngestRateOptions } from './ingest-rate.ts';
+export {
+  KindResolver,
+  manifestNameSchema,
+  type ResolvedKind,
+  spinnakerKind,
+  splitManifestName,
+} from './kind-resolver.ts';
+export {
+  ON_DEMAND_DEFAULTS,
+  type OnDemandDetails,
+  type OnDemandOptions,
+  OnDemandRefresh,
+  type OnDemandRefreshDeps,
+  type OnDemandRequest,
+  type OnDemandResult,
+} from './on-demand-refresh.ts';

@@ -1,9 +1,10 @@
 // Spinnaker names kinds its own way: lower camel case for built-in kinds (`deployment`,
 // `replicaSet`, aliases such as `deploy` and `svc`), `Kind.group` for the rest
-// (`Rollout.argoproj.io`). The agent needs apiVersion and kind. Built-in kinds come from a table;
-// any other kind from the cache, which holds the kinds the account's cluster serves and that were
-// cached there.
+// (`Rollout.argoproj.io`), and an object as "<kind> <name>". The agent needs apiVersion and kind.
+// A kind cached for the account is read through the version its objects were cached with (the one
+// the agent watches); other built-in kinds come from a table; any other kind only from the cache.
 import { sql } from 'kysely';
+import { z } from 'zod';
 import type { Database } from '../store/index.ts';
 
 export interface ResolvedKind {
@@ -49,6 +50,53 @@ const BY_NAME = new Map<string, ResolvedKind>(
   ),
 );
 
+/** The API groups whose kinds Spinnaker names without their group. */
+const NATIVE_GROUPS = new Set([
+  '',
+  'core',
+  'batch',
+  'apps',
+  'extensions',
+  'storage.k8s.io',
+  'apiextensions.k8s.io',
+  'apiregistration.k8s.io',
+  'autoscaling',
+  'admissionregistration.k8s.io',
+  'policy',
+  'scheduling.k8s.io',
+  'settings.k8s.io',
+  'authorization.k8s.io',
+  'authentication.k8s.io',
+  'rbac.authorization.k8s.io',
+  'certificates.k8s.io',
+  'networking.k8s.io',
+]);
+
+/** Where Spinnaker's spelling is not the kind with a lower-case first letter. */
+const SPELLINGS: Record<string, string> = {
+  APIService: 'apiService',
+  CSIDriver: 'csiDriver',
+  CSINode: 'csiNode',
+  HorizontalPodAutoscaler: 'horizontalpodautoscaler',
+};
+
+/** Spinnaker's spelling of a kind: lower camel case for native groups, `Kind.group` otherwise. */
+export function spinnakerKind(apiVersion: string, kind: string): string {
+  const group = apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '';
+  if (!NATIVE_GROUPS.has(group)) return `${kind}.${group}`;
+  return SPELLINGS[kind] ?? `${kind.charAt(0).toLowerCase()}${kind.slice(1)}`;
+}
+
+export const manifestNameSchema = z
+  .string()
+  .regex(/^\S+ \S+$/, 'expected "<kind> <name>", e.g. "deployment web"')
+  .describe('the object as "<kind> <name>", e.g. "deployment web"');
+
+export function splitManifestName(manifestName: string): { kind: string; name: string } {
+  const [kind = '', name = ''] = manifestName.split(' ');
+  return { kind, name };
+}
+
 export class KindResolver {
   readonly #db: Database;
 
@@ -63,7 +111,7 @@ export class KindResolver {
     const group = dot < 0 ? undefined : spinnakerKind.slice(dot + 1);
     if (group === undefined) {
       const builtIn = BY_NAME.get(kind.toLowerCase());
-      if (builtIn !== undefined) return builtIn;
+      if (builtIn !== undefined) return (await this.#cached(account, builtIn)) ?? builtIn;
     }
     let query = this.#db
       .selectFrom('resources')
@@ -77,5 +125,20 @@ export class KindResolver {
       apiVersion: row.api_group === '' ? row.api_version : `${row.api_group}/${row.api_version}`,
       kind: row.kind,
     };
+  }
+
+  /** A built-in kind as cached for the account, where the cluster serves it at another version. */
+  async #cached(account: string, builtIn: ResolvedKind): Promise<ResolvedKind | undefined> {
+    const group = builtIn.apiVersion.includes('/') ? (builtIn.apiVersion.split('/')[0] ?? '') : '';
+    const row = await this.#db
+      .selectFrom('resources')
+      .select('api_version')
+      .where('account', '=', account)
+      .where('api_group', '=', group)
+      .where('kind', '=', builtIn.kind)
+      .limit(1)
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    return { apiVersion: group === '' ? row.api_version : `${group}/${row.api_version}`, kind: builtIn.kind };
   }
 }

@@ -1,6 +1,7 @@
 // What the gRPC services share: passed in, so tests can drive the clock and read the logs.
 import type { Logger } from 'pino';
 import type { AgentAuthenticator } from '../auth/index.ts';
+import type { CloudctlMetrics } from '../observability/index.ts';
 import type { OperationDispatcher } from '../operations/index.ts';
 import type { AgentRegistry } from '../sessions/index.ts';
 import type { CloudctlStore } from '../store/index.ts';
@@ -11,6 +12,7 @@ export interface RpcDeps {
   store: CloudctlStore;
   dispatcher: OperationDispatcher;
   logger: Logger;
+  metrics: CloudctlMetrics;
   now: () => Date;
   heartbeatSeconds: number;
   helloTimeoutSeconds: number;

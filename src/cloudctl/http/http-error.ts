@@ -10,6 +10,10 @@ export const HTTP_ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'the path is served for other methods (see Allow)' },
   CONFLICT: { status: 409, meaning: 'the request contradicts what is stored' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'the body is not application/json' },
+  AGENT_FAILED: {
+    status: 502,
+    meaning: "the agent could not carry out the request; the message has the agent's error",
+  },
   AGENT_UNAVAILABLE: { status: 503, meaning: 'no connected agent serves the account' },
   INTERNAL: { status: 500, meaning: 'cloudctl failed; the log has the cause' },
 } as const;

@@ -27,6 +27,17 @@ export interface StoredAccount extends AccountRegistration {
   updatedAt: Date;
 }
 
+export interface StoredAgent {
+  id: string;
+  version: string;
+  zoneId: string;
+  replicaCount: number;
+  /** Whether a session of the agent was open when last recorded; the registry is the live truth. */
+  connected: boolean;
+  connectedAt: Date;
+  lastHeartbeatAt: Date;
+}
+
 export class AgentStore {
   readonly #db: Database;
 
@@ -108,6 +119,20 @@ export class AgentStore {
   async account(name: string): Promise<StoredAccount | undefined> {
     const row = await this.#db.selectFrom('accounts').selectAll().where('name', '=', name).executeTakeFirst();
     return row === undefined ? undefined : toStoredAccount(row);
+  }
+
+  /** Every agent that ever registered, by id. */
+  async agents(): Promise<StoredAgent[]> {
+    const rows = await this.#db.selectFrom('agents').selectAll().orderBy('id').execute();
+    return rows.map((row) => ({
+      id: row.id,
+      version: row.version,
+      zoneId: row.zone_id,
+      replicaCount: row.replica_count,
+      connected: row.connected,
+      connectedAt: row.connected_at,
+      lastHeartbeatAt: row.last_heartbeat_at,
+    }));
   }
 
   /** Every account an agent registered or was assigned, by name. */

@@ -7,5 +7,6 @@ export {
   type AgentRegistration,
   AgentStore,
   type StoredAccount,
+  type StoredAgent,
 } from './agent-store.ts';
 export { sessionHandlers } from './session-rpc.ts';

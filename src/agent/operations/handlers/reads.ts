@@ -1,15 +1,30 @@
-// Read operations: `get` one object, `list` objects of a kind (one page, continue token returned),
-// `events` about one object, and `logs` of a pod's container (an instance's console output).
+// Read operations: `get` one object (as it is, or as the cache keeps it), `list` objects of a kind
+// (one page, continue token returned), `events` about one object, and `logs` of a pod's container
+// (an instance's console output).
 import { z } from 'zod';
 import { isRecord } from '../../../lib/is-record.ts';
+import { scrubObject } from '../../../lib/object-scrub.ts';
 import { resourcePath } from '../../kube/index.ts';
+import { isPlatformManaged } from '../../watch/index.ts';
 import { defineHandler } from '../operation-handler.ts';
 import { getObject, objectPath, objectRefSchema } from './object-ref.ts';
 
 export const getHandler = defineHandler({
   type: 'get',
-  payload: objectRefSchema,
-  run: async (payload, context) => ({ object: await getObject(payload, context) }),
+  payload: objectRefSchema.extend({
+    /**
+     * The object as the account's watch would send it, for the control plane's cache: scrubbed
+     * (Secret values blanked, managedFields dropped), and null when the watch leaves it out
+     * (onlyPlatformManaged). Secret values then never leave the cluster, not even in the result.
+     */
+    asCached: z.boolean().default(false),
+  }),
+  run: async ({ asCached, ...ref }, context) => {
+    const object = await getObject(ref, context);
+    if (!asCached || !isRecord(object)) return { object };
+    if (context.cluster.account.onlyPlatformManaged && !isPlatformManaged(object)) return { object: null };
+    return { object: scrubObject(object) };
+  },
 });
 
 export const listHandler = defineHandler({

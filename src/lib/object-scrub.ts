@@ -1,7 +1,8 @@
-// Makes an object fit to leave the cluster: Secret values are blanked (keys are kept, so a user sees
-// what a Secret holds without its contents), including the copy kubectl keeps in the last-applied
-// annotation, and managedFields are dropped (bookkeeping, often a third of an object's size).
-import { isRecord } from '../../lib/is-record.ts';
+// Makes an object fit to leave the cluster, whether the agent's watch sends it or cloudctl stores a
+// copy read on demand: Secret values are blanked (keys are kept, so a user sees what a Secret holds
+// without its contents), including the copy kubectl keeps in the last-applied annotation, and
+// managedFields are dropped (bookkeeping, often a third of an object's size).
+import { isRecord } from './is-record.ts';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 

@@ -1,0 +1,97 @@
+// GET /agents/orchestrator/accounts/{accountName} and .../namespaces: an account as the agents serve
+// it (the API we mirror answers with its agent plugin's account record, whose field names we keep),
+// and the namespaces its cache knows. Both need READ on the account; an unknown account is a 404.
+import { z } from 'zod';
+import { defineRoute, type Route } from '../http/index.ts';
+import type { AgentRegistry } from '../sessions/index.ts';
+import type { CloudctlStore } from '../store/index.ts';
+import type { AccountGuard } from './account-guard.ts';
+
+export interface AgentAccountRouteDeps {
+  guard: AccountGuard;
+  store: CloudctlStore;
+  registry: Pick<AgentRegistry, 'sessionFor'>;
+}
+
+const agentAccountSchema = z
+  .object({
+    name: z.string(),
+    type: z.string().describe('the cloud provider: orchestrator'),
+    source: z
+      .string()
+      .describe("where the account is defined: static-agent-config (an agent's file) or cloudctl"),
+    zoneId: z.string().nullable().describe("the zone of the account's agent; null without one"),
+    agents: z
+      .array(
+        z.object({
+          agentId: z.string(),
+          caching: z
+            .boolean()
+            .describe('whether a session of the agent serves (and so watches) the account now'),
+        }),
+      )
+      .describe('the agents that handle the account'),
+    status: z.string().describe('ACTIVE, FAILED, or UNKNOWN until the agent reports'),
+    errorMessage: z.string().nullable().describe('why the account failed, while it is FAILED'),
+    kubeHost: z.string().nullable().describe("the cluster's API server, as the agent reached it"),
+    kubeVersion: z.string().nullable().describe("the cluster's Kubernetes version"),
+    permissions: z.record(z.string(), z.array(z.string())).describe('roles by access: READ and WRITE'),
+    lastUpdated: z
+      .int()
+      .nullable()
+      .describe('when the agent last registered or reported the account, ms since the epoch'),
+  })
+  .describe('AgentAccount');
+
+const accountPath = z.object({ accountName: z.string().min(1) });
+
+export function agentAccountRoutes(deps: AgentAccountRouteDeps): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/agents/orchestrator/accounts/:accountName',
+      summary: 'An account as the agents serve it: agent, zone, status, cluster',
+      tag: 'agent-accounts-controller',
+      access: 'user',
+      schema: { params: accountPath, response: { 200: agentAccountSchema } },
+      handler: async ({ params, user }) => {
+        const known = await deps.guard.require(user, params.accountName, 'READ');
+        const stored = await deps.store.agents.account(known.name);
+        const agentId = known.agentId ?? stored?.agentId;
+        const agent =
+          agentId === undefined
+            ? undefined
+            : (await deps.store.agents.agents()).find((a) => a.id === agentId);
+        const failed = stored?.status === 'FAILED';
+        return {
+          name: known.name,
+          type: 'orchestrator',
+          source: known.source,
+          zoneId: agent?.zoneId ?? null,
+          agents:
+            agentId === undefined
+              ? []
+              : [{ agentId, caching: deps.registry.sessionFor(known.name)?.agentId === agentId }],
+          status: stored?.status ?? 'UNKNOWN',
+          errorMessage: failed ? stored.statusMessage : null,
+          kubeHost: stored?.apiServerHost || null,
+          kubeVersion: stored?.kubernetesVersion || null,
+          permissions: { READ: [...known.permissions.read], WRITE: [...known.permissions.write] },
+          lastUpdated: stored?.updatedAt.getTime() ?? null,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/agents/orchestrator/accounts/:accountName/namespaces',
+      summary: "The account's namespaces: those its cached Namespace objects name, and those objects live in",
+      tag: 'agent-accounts-controller',
+      access: 'user',
+      schema: { params: accountPath, response: { 200: z.array(z.string()) } },
+      handler: async ({ params, user }) => {
+        const known = await deps.guard.require(user, params.accountName, 'READ');
+        return deps.store.cache.namespaces(known.name);
+      },
+    }),
+  ];
+}
