@@ -18,6 +18,7 @@ import type { CloudctlConfig } from './config/index.ts';
 import { credentialAccounts, credentialsRoutes } from './credentials/index.ts';
 import { type GrpcEndpoint, type GrpcService, type RpcDeps, startGrpcEndpoint } from './grpc/index.ts';
 import { type HttpEndpoint, type Route, startHttpEndpoint } from './http/index.ts';
+import { inapplicableRoutes } from './inapplicable/index.ts';
 import { type CloudctlMetrics, createCloudctlMetrics, observabilityRoutes } from './observability/index.ts';
 import { OperationDispatcher, operationResultsHandlers } from './operations/index.ts';
 import { AgentRegistry, sessionHandlers } from './sessions/index.ts';
@@ -99,7 +100,14 @@ export async function startControlPlane(
     logger: deps.logger,
     now,
   });
-  const runner = new TaskRunner({ store, dispatcher: operations, registry, logger: deps.logger, now });
+  const runner = new TaskRunner({
+    store,
+    dispatcher: operations,
+    registry,
+    logger: deps.logger,
+    now,
+    reconnectGraceMs: config.operations.waitTimeoutMs,
+  });
   let stopping = false;
   let endpoint: GrpcEndpoint | undefined;
   let http: HttpEndpoint;
@@ -127,6 +135,7 @@ export async function startControlPlane(
       }),
       ...agentAccountRoutes({ guard, store, registry }),
       ...credentialsRoutes({ store, directory, now }),
+      ...inapplicableRoutes(),
     ];
     http = await startHttpEndpoint(config.http, {
       routes,

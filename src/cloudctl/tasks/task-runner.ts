@@ -3,6 +3,7 @@
 // at start cloudctl carries on every unfinished task, waiting for operations sent before the
 // restart rather than sending them again. A task whose agent is gone fails and says so.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { CloudctlError } from '../errors.ts';
 import type { OperationDispatcher, OperationOutcome } from '../operations/index.ts';
@@ -19,12 +20,16 @@ export interface TaskRunnerDeps {
   registry: AgentRegistry;
   logger: Logger;
   now: () => Date;
+  /** How long a task carried on after a restart waits for its agent to reconnect. */
+  reconnectGraceMs: number;
   newId?: () => string;
 }
 
 export class TaskRunner {
   readonly #deps: TaskRunnerDeps;
   readonly #running = new Map<string, Promise<void>>();
+  /** Tasks carried on after a restart: their agents may not have reconnected yet. */
+  readonly #resumed = new Set<string>();
   #stopping = false;
 
   constructor(deps: TaskRunnerDeps) {
@@ -56,6 +61,7 @@ export class TaskRunner {
     const tasks = await this.#deps.store.tasks.unfinished();
     for (const task of tasks) {
       task.history.push({ phase: ORCHESTRATION, status: 'Resuming after a cloudctl restart' });
+      this.#resumed.add(task.id);
       this.#start(task);
     }
     return tasks.length;
@@ -113,6 +119,7 @@ export class TaskRunner {
       task.nextStep = index + 1;
       await this.#save(task);
     }
+    this.#resumed.delete(task.id);
     task.state = 'COMPLETED';
     task.history.push({ phase: ORCHESTRATION, status: 'Orchestration completed.' });
     await this.#save(task);
@@ -127,12 +134,22 @@ export class TaskRunner {
     }
     step.operationId ??= (this.#deps.newId ?? randomUUID)();
     await this.#save(task);
+    if (this.#resumed.has(task.id)) await this.#agentBack(step.account);
     return dispatcher.execute({
       id: step.operationId,
       account: step.account,
       type: step.type,
       payload: step.payload,
     });
+  }
+
+  /** After a restart agents reconnect within seconds: give the account's agent that long to return. */
+  async #agentBack(account: string): Promise<void> {
+    const deadline = this.#deps.now().getTime() + this.#deps.reconnectGraceMs;
+    while (this.#deps.registry.sessionFor(account) === undefined && !this.#stopping) {
+      if (this.#deps.now().getTime() >= deadline) return;
+      await sleep(200);
+    }
   }
 
   #explain(step: TaskStep, error: unknown): string {
@@ -151,6 +168,7 @@ export class TaskRunner {
   }
 
   async #fail(task: StoredTask, step: TaskStep, message: string): Promise<void> {
+    this.#resumed.delete(task.id);
     task.state = 'FAILED';
     task.history.push({ phase: ORCHESTRATION, status: `Orchestration failed: ${message}` });
     task.resultObjects.push({
