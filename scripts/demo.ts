@@ -1,7 +1,8 @@
 // `npm run demo`: a local, working system in one command. It builds the real Kubernetes binaries
 // once (with progress), starts a cluster (etcd, kube-apiserver, controllers, kwok nodes), runs
-// cloudctl on its embedded database and the agent binary against the cluster, deploys a sample
-// application through an agent operation, and shows where to look. Ctrl-C stops everything.
+// `cloudctl serve` on its embedded database and the agent binary against the cluster, deploys a
+// sample application through cloudctl's HTTP API as a user would, and prints curl lines to look
+// further. Ctrl-C stops everything.
 // `--headless` stops by itself once the sample application has reached the control plane (the test
 // of this script uses it); it exits 1 with the reason if it does not.
 import { spawn } from 'node:child_process';
@@ -11,8 +12,7 @@ import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pino from 'pino';
-import { hashToken, parseConfig, startControlPlane } from '../src/cloudctl/index.ts';
+import { hashToken } from '../src/cloudctl/index.ts';
 import { locateBinaryCache } from '../test/cluster/binary-cache.ts';
 import { buildBinaries } from '../test/cluster/build-binaries.ts';
 import { startCluster } from '../test/cluster/cluster.ts';
@@ -69,6 +69,34 @@ async function shutdown(code: number) {
 process.once('SIGINT', () => void shutdown(0));
 process.once('SIGTERM', () => void shutdown(0));
 
+/** Starts one of our binaries with its output in `log`; the demo ends if it exits on its own. */
+function startLogged(
+  bin: 'cloudctl' | 'orch-agent',
+  args: string[],
+  env: Record<string, string>,
+  log: string,
+) {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', `${bin}.js`), ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logStream = createWriteStream(log);
+  child.stdout.pipe(logStream);
+  child.stderr.pipe(logStream);
+  cleanups.push(async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  });
+  child.once('exit', (code) => {
+    if (!stopping) {
+      say(`${bin} exited (code ${code}); its log: ${log}`);
+      void shutdown(1);
+    }
+  });
+  return child;
+}
+
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -90,26 +118,41 @@ try {
 
   const dir = mkdtempSync(join(tmpdir(), 'orch-agent-demo-'));
   cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-  say(`3/5 starting cloudctl on its embedded database (${join(dir, 'cloudctl-data')})`);
+  say(`3/5 starting cloudctl serve on its embedded database (${join(dir, 'cloudctl-data')})`);
   const token = randomBytes(24).toString('hex');
-  const cloudctlLog = pino(
-    { level: 'info' },
-    pino.destination({ dest: join(dir, 'cloudctl.log'), sync: false }),
+  const userToken = randomBytes(24).toString('hex');
+  const [grpcPort, httpPort] = [await freePort(), await freePort()];
+  const cloudctlConfig = join(dir, 'cloudctl.yaml');
+  writeFileSync(
+    cloudctlConfig,
+    [
+      '# written by npm run demo',
+      `grpc:\n  host: 127.0.0.1\n  port: ${grpcPort}`,
+      `http:\n  host: 127.0.0.1\n  port: ${httpPort}`,
+      `database:\n  dataDir: ${join(dir, 'cloudctl-data')}`,
+      `agents:\n  - id: demo-agent\n    tokenHash: ${hashToken(token)}`,
+      `users:\n  - name: demo\n    tokenHash: ${hashToken(userToken)}\n    roles: [admins]`,
+      'auth:\n  adminRoles: [admins]',
+      '',
+    ].join('\n'),
   );
-  const plane = await startControlPlane(
-    parseConfig(
-      {
-        grpc: { host: '127.0.0.1', port: 0 },
-        http: { host: '127.0.0.1', port: 0 },
-        agents: [{ id: 'demo-agent', tokenHash: hashToken(token) }],
-        database: { dataDir: join(dir, 'cloudctl-data') },
+  const cloudctlLog = join(dir, 'cloudctl.log');
+  startLogged('cloudctl', ['serve', '--config', cloudctlConfig], {}, cloudctlLog);
+  const api = `http://127.0.0.1:${httpPort}`;
+  await until('cloudctl to be ready', async () => ((await fetch(`${api}/ready`)).ok ? true : undefined));
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${api}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${userToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
-      'demo',
-      dir,
-    ),
-    { logger: cloudctlLog },
-  );
-  cleanups.push(() => plane.close());
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const answer: unknown = await response.json();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
+    return answer;
+  };
 
   say('4/5 starting the agent (bin/orch-agent.js run)');
   const [healthPort, metricsPort, pprofPort] = [await freePort(), await freePort(), await freePort()];
@@ -119,7 +162,7 @@ try {
     [
       '# written by npm run demo',
       'variant: B',
-      `cloudctl:\n  grpc: 127.0.0.1:${plane.port}\n  insecure: true\n  auth:\n    token: encrypted:env!n:ORCH_AGENT_TOKEN`,
+      `cloudctl:\n  grpc: 127.0.0.1:${grpcPort}\n  insecure: true\n  auth:\n    token: encrypted:env!n:ORCH_AGENT_TOKEN`,
       `orchestrator:\n  accounts:\n    - name: demo\n      orchConfigFile: ${cluster.kubeconfigPath}\n      kinds: [namespace, deployment, replicaSet, pod, service, configMap]`,
       `server:\n  host: 127.0.0.1\n  port: ${healthPort}`,
       `telemetry:\n  enabled: true\n  port: ${metricsPort}`,
@@ -129,82 +172,76 @@ try {
     ].join('\n'),
   );
   const agentLog = join(dir, 'agent.log');
-  const agent = spawn(process.execPath, [join(ROOT, 'bin/orch-agent.js'), 'run', '--config', agentConfig], {
-    env: { ...process.env, ORCH_AGENT_TOKEN: token, ORCH_AGENT_ID: 'demo-agent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const logStream = createWriteStream(agentLog);
-  agent.stdout.pipe(logStream);
-  agent.stderr.pipe(logStream);
-  cleanups.push(async () => {
-    if (agent.exitCode !== null) return;
-    agent.kill('SIGTERM');
-    await once(agent, 'exit');
-  });
-  agent.once('exit', (code) => {
-    if (!stopping) {
-      say(`the agent exited (code ${code}); its log: ${agentLog}`);
-      void shutdown(1);
-    }
-  });
+  startLogged(
+    'orch-agent',
+    ['run', '--config', agentConfig],
+    { ORCH_AGENT_TOKEN: token, ORCH_AGENT_ID: 'demo-agent' },
+    agentLog,
+  );
   const health = `http://127.0.0.1:${healthPort}`;
   await until('the agent to be ready (connected and synced)', async () =>
     (await fetch(`${health}/ready`)).ok ? true : undefined,
   );
 
-  say('5/5 deploying the sample application through an agent operation');
-  const outcome = await plane.operations.execute({
-    account: 'demo',
-    type: 'deploy',
-    payload: { manifests: SAMPLE_APP },
+  say('5/5 deploying the sample application through the HTTP API (POST /ops, then GET /task/{id})');
+  const started = (await call('POST', '/ops', [
+    { deployManifest: { account: 'demo', moniker: { app: 'demo-shop' }, manifests: SAMPLE_APP } },
+  ])) as { id: string };
+  const task = await until('the deploy task to complete', async () => {
+    const current = (await call('GET', `/task/${started.id}`)) as {
+      status: { completed: boolean; failed: boolean; status: string };
+    };
+    return current.status.completed ? current : undefined;
   });
-  if (outcome.outcome !== 'succeeded') throw new Error(`deploy failed: ${outcome.error}`);
-  say(`    deploy succeeded (operation ${outcome.id})`);
-  const pods = await until(
-    '3 running pods of the sample application in the control plane cache',
-    async () => {
-      const cached = await plane.store.cache.resources('demo', { kind: 'Pod' });
-      const running = cached.filter(
-        (p) => p.namespace === NAMESPACE && JSON.stringify(p.body).includes('"phase":"Running"'),
-      );
-      return running.length >= 3 ? running : undefined;
-    },
-  );
-  const cachedKinds = new Map<string, number>();
-  for (const resource of await plane.store.cache.resources('demo')) {
-    if (resource.namespace === NAMESPACE)
-      cachedKinds.set(resource.kind, (cachedKinds.get(resource.kind) ?? 0) + 1);
-  }
+  if (task.status.failed) throw new Error(`deploy failed: ${task.status.status}`);
+  say(`    deploy succeeded (task ${started.id})`);
+  const kindCounts = async () => {
+    const introspection = (await call('GET', '/cache/introspection')) as Array<{
+      account: string;
+      kinds: Array<{ kind: string; count: number }>;
+    }>;
+    const kinds = introspection.find((entry) => entry.account === 'demo')?.kinds ?? [];
+    return new Map(kinds.map((k) => [k.kind, k.count]));
+  };
+  const counts = await until('3 pods of the sample application in the control plane cache', async () => {
+    const current = await kindCounts();
+    return (current.get('pod') ?? 0) >= 3 ? current : undefined;
+  });
   say(
-    `    the control plane holds, for ${NAMESPACE}: ${[...cachedKinds].map(([k, n]) => `${n} ${k}`).join(', ')}`,
+    `    the control plane holds, for account demo: ${[...counts].map(([kind, n]) => `${n} ${kind}`).join(', ')}`,
   );
-  say(`    running pods: ${pods.map((p) => p.name).join(', ')}`);
 
   if (headless) {
     say('headless run: the sample application reached the control plane');
     await shutdown(0);
   }
+  const auth = `-H "Authorization: Bearer $CLOUDCTL_TOKEN"`;
   console.log(`
-The system is up. Look at it:
+The system is up. Look at it through cloudctl's HTTP API (Swagger 2.0: ${api}/v2/api-docs):
+  export CLOUDCTL=${api} CLOUDCTL_TOKEN=${userToken}
+  curl ${auth} $CLOUDCTL/credentials                       # accounts: the agent's demo account
+  curl ${auth} $CLOUDCTL/task/${started.id}   # the deploy task
+  curl ${auth} $CLOUDCTL/cache/introspection               # what the agent streamed, by kind
+  curl ${auth} -H 'content-type: application/json' $CLOUDCTL/ops/scaleManifest \\
+    -d '{"account":"demo","manifestName":"deployment web","location":"${NAMESPACE}","replicas":5}'
+  curl $CLOUDCTL/metrics                                      # cloudctl's metrics (no token needed)
+
+The agent:
   readiness and health     curl ${health}/ready   curl ${health}/health
   accounts, watches, ops   curl ${health}/accounts   curl ${health}/watches   curl ${health}/operations
   Prometheus metrics       curl http://127.0.0.1:${metricsPort}/metrics
   CPU profile              go tool pprof -top http://127.0.0.1:${pprofPort}/debug/pprof/profile?seconds=5
+The rest:
   the cluster              KUBECONFIG=${cluster.kubeconfigPath} ${cluster.binaries.path('kubectl')} get pods -n ${NAMESPACE}
-  the agent's log          ${agentLog}
-  its config               ${agentConfig}
+  logs                     ${agentLog}   ${cloudctlLog}
+  configs                  ${agentConfig}   ${cloudctlConfig}
 
-Change something and watch it reach the control plane, e.g.
-  KUBECONFIG=${cluster.kubeconfigPath} ${cluster.binaries.path('kubectl')} scale deploy/web -n ${NAMESPACE} --replicas=5
 The cached pod count is printed every 10 s. Ctrl-C stops everything.
 `);
   while (!stop.signal.aborted) {
     await sleep(10_000, undefined, { signal: stop.signal }).catch(() => undefined);
     if (stop.signal.aborted) break;
-    const cached = await plane.store.cache.resources('demo', { kind: 'Pod' });
-    say(
-      `control plane cache: ${cached.filter((p) => p.namespace === NAMESPACE).length} pods in ${NAMESPACE}`,
-    );
+    say(`control plane cache: ${(await kindCounts()).get('pod') ?? 0} pods in account demo`);
   }
 } catch (error) {
   if (!stopping) {

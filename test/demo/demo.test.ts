@@ -13,7 +13,7 @@ async function processesUsing(dir: string): Promise<string[]> {
 }
 
 describe('npm run demo', () => {
-  it('brings up cluster, cloudctl and agent, deploys the sample app through an operation, and leaves nothing behind', {
+  it('brings up cluster, cloudctl and agent, deploys the sample app through the HTTP API, and leaves nothing behind', {
     timeout: 180_000,
   }, async () => {
     const { stdout } = await run(process.execPath, [join(ROOT, 'scripts/demo.ts'), '--headless'], {
@@ -21,7 +21,8 @@ describe('npm run demo', () => {
       maxBuffer: 8 << 20,
     });
     expect(stdout).toContain('[demo]     deploy succeeded');
-    expect(stdout).toMatch(/the control plane holds, for demo-shop: .*3 Pod.*1 Deployment/);
+    expect(stdout).toMatch(/deploy succeeded \(task [0-9a-f-]{36}\)/);
+    expect(stdout).toMatch(/the control plane holds, for account demo: .*3 pod, .*1 deployment/);
     expect(stdout).toContain('headless run: the sample application reached the control plane');
     // This run's own cluster and demo folders: other tests may run clusters of their own meanwhile.
     const clusterDir = /KUBECONFIG=(\/\S+)\/kubeconfig/.exec(stdout)?.[1];
