@@ -17,6 +17,7 @@ import type { CloudctlConfig } from '../config/index.ts';
 import { CloudctlError } from '../errors.ts';
 import { errorBody, HttpError } from './http-error.ts';
 import type { HttpMetrics } from './http-metrics.ts';
+import { findNul } from './nul-character.ts';
 import { type HttpMethod, Reply, type Route } from './route.ts';
 import { API_DOCS_PATH, swaggerOptions } from './swagger-document.ts';
 
@@ -44,9 +45,9 @@ declare module 'fastify' {
 
 /** A part of the request a zod schema rejected; the message names the parameter. */
 class ValidationFailure extends Error {
-  constructor(part: string, error: z.ZodError) {
+  constructor(part: string, issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>) {
     const prefix = part === 'querystring' ? 'query parameter ' : part === 'params' ? 'path parameter ' : '';
-    const issues = error.issues.map((issue) => {
+    const described = issues.map((issue) => {
       const path = issue.path.map(String).join('.');
       const where =
         path === ''
@@ -58,29 +59,39 @@ class ValidationFailure extends Error {
             : `${prefix}${path}`;
       return `${where}: ${issue.message}`;
     });
-    super(issues.join('; '));
+    super(described.join('; '));
     this.name = 'ValidationFailure';
   }
 }
 
-const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-
-/** A path served for some methods answers the others with 405 and an Allow header, not 404. */
+/**
+ * A path served for some methods answers every other method fastify knows (TRACE, QUERY, OPTIONS,
+ * ...) with 405 and an Allow header, not 404. It answers before the body is read: a refused request's
+ * body is not parsed, so a missing or unknown content type cannot turn the 405 into a 400 or 415.
+ */
 function refuseOtherMethods(
   app: FastifyInstance,
   routes: ReadonlyArray<{ method: HttpMethod; url: string }>,
-  refuse: (request: FastifyRequest, reply: FastifyReply, allow: HttpMethod[]) => void,
+  refuse: (request: FastifyRequest, reply: FastifyReply, allow: string[]) => void,
 ): void {
-  const byUrl = new Map<string, HttpMethod[]>();
-  for (const route of routes) byUrl.set(route.url, [...(byUrl.get(route.url) ?? []), route.method]);
+  const byUrl = new Map<string, string[]>();
+  for (const route of routes) {
+    // fastify answers HEAD for every GET route.
+    const methods = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
+    byUrl.set(route.url, [...(byUrl.get(route.url) ?? []), ...methods]);
+  }
   for (const [url, allow] of byUrl) {
-    const others = METHODS.filter((m) => !allow.includes(m));
+    const others = app.supportedMethods.filter((m) => !allow.includes(m));
     if (others.length === 0) continue;
     app.route({
       method: others,
       url,
       schema: { hide: true },
-      handler: async (request, reply) => refuse(request, reply, allow),
+      onRequest: async (request, reply) => {
+        refuse(request, reply, allow);
+        return reply;
+      },
+      handler: async (_request, reply) => reply,
     });
   }
 }
@@ -117,12 +128,21 @@ export async function startHttpEndpoint(
 
   app.setValidatorCompiler(({ schema, httpPart }) => (data: unknown) => {
     if (!isZod(schema)) return { value: data };
+    const part = httpPart ?? 'request';
+    const nul = findNul(data);
+    if (nul !== undefined) {
+      const message = 'contains the character U+0000, which cloudctl does not store';
+      return { error: new ValidationFailure(part, [{ path: nul, message }]) };
+    }
     const parsed = schema.safeParse(data);
     if (parsed.success) return { value: parsed.data };
-    return { error: new ValidationFailure(httpPart ?? 'request', parsed.error) };
+    return { error: new ValidationFailure(part, parsed.error.issues) };
   });
   // Responses are written as JSON as they are: the schemas document them, the handlers build them.
   app.setSerializerCompiler(() => (data: unknown) => JSON.stringify(data));
+  // Bodies are JSON (the document's `consumes`): fastify would also hand a text/plain body to the
+  // route as a string, which its schema then refuses as a 400; it is a 415.
+  app.removeContentTypeParser('text/plain');
 
   const fail = (
     reply: FastifyReply,

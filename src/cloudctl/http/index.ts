@@ -2,6 +2,7 @@
 export { errorBody, HTTP_ERRORS, HttpError, type HttpErrorCode } from './http-error.ts';
 export type { HttpMetrics } from './http-metrics.ts';
 export { type HttpEndpoint, type HttpServerDeps, startHttpEndpoint } from './http-server.ts';
+export { queryBoolean, queryInteger } from './query-params.ts';
 export {
   defineRoute,
   type HttpMethod,

@@ -1,0 +1,232 @@
+// The HTTP API under schemathesis: a real `cloudctl serve` (the binary, an embedded database in a
+// temporary directory, one admin user) is fuzzed from its own Swagger document. schemathesis sends
+// schema-valid and schema-breaking requests to every operation and fails on any 5xx, any answer that
+// does not match its documented schema, status or media type, any invalid request accepted, any valid
+// one refused, any method other than the documented ones not answered 405, and a token ignored. The
+// exceptions and their reasons are in schemathesis.toml; the bounds and seed are below.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../../src/cloudctl/index.ts';
+import { freePort, isAddressInUse } from '../../cluster/free-port.ts';
+
+const BIN = join(import.meta.dirname, '../../../bin/cloudctl.js');
+const SETTINGS = join(import.meta.dirname, 'schemathesis.toml');
+
+/** The version .ci/run installs; its options and settings file are what this test uses. */
+const SCHEMATHESIS_VERSION = '4.32.5';
+const INSTALL = `python3 -m pip install schemathesis==${SCHEMATHESIS_VERSION}`;
+
+/**
+ * The run's bounds: examples per operation and round, and the whole run's time, which schemathesis
+ * fills by fuzzing again with new examples until it is spent. The seed makes a run repeatable.
+ */
+const MAX_EXAMPLES = 25;
+const FUZZ_SECONDS = 90;
+const SEED = 20261123;
+/** The budget, the server's start and schemathesis' own start, with room for a loaded machine. */
+const TEST_TIMEOUT_MS = (FUZZ_SECONDS + 90) * 1000;
+
+interface Serve {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+let dir: string;
+let serve: Serve;
+const token = randomBytes(24).toString('hex');
+
+function installedSchemathesis(): string | undefined {
+  const run = spawnSync('schemathesis', ['--version'], { encoding: 'utf8' });
+  if (run.error !== undefined || run.status !== 0) return undefined;
+  return /version (\S+)/.exec(run.stdout)?.[1];
+}
+
+/** Starts `cloudctl serve` on free ports and waits until /ready answers 200. */
+async function startServe(): Promise<Serve> {
+  const [grpcPort, httpPort] = [await freePort(), await freePort()];
+  const config = join(dir, 'cloudctl.yaml');
+  await writeFile(
+    config,
+    [
+      `grpc: { host: 127.0.0.1, port: ${grpcPort} }`,
+      `http: { host: 127.0.0.1, port: ${httpPort} }`,
+      `database: { dataDir: ${JSON.stringify(join(dir, 'db'))} }`,
+      'users:',
+      `  - { name: fuzzer, tokenHash: "${hashToken(token)}", roles: [admins] }`,
+      'auth: { adminRoles: [admins] }',
+      'logging: { level: warn }',
+      '',
+    ].join('\n'),
+  );
+  const child = spawn(process.execPath, [BIN, 'serve', '--config', config], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  const url = `http://127.0.0.1:${httpPort}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (gone) throw new Error(`cloudctl serve exited before it was ready:\n${output}`);
+    const status = await fetch(`${url}/ready`).then(
+      (answer) => answer.status,
+      () => 0,
+    );
+    if (status === 200) return { child, url, output: () => output, exited };
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`cloudctl serve was not ready within 60 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * Swagger 2.0 gives media types per operation, not per status, so schemathesis wants the operation's
+ * JSON even from a 204, which has no body and, by RFC 9110, no Content-Type. Those operations are not
+ * checked for a Content-Type; which ones they are is read from the document, not listed by hand.
+ */
+async function settingsFor(url: string): Promise<string> {
+  const document = (await (await fetch(`${url}/v2/api-docs`)).json()) as {
+    paths: Record<string, Record<string, { responses?: Record<string, { schema?: unknown }> }>>;
+  };
+  const bodiless: string[] = [];
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const answers = Object.entries(operation.responses ?? {});
+      if (answers.some(([status, answer]) => Number(status) < 400 && answer.schema === undefined)) {
+        bodiless.push(
+          [
+            '[[operations]]',
+            `include-path = ${JSON.stringify(path)}`,
+            `include-method = ${JSON.stringify(method.toUpperCase())}`,
+            'checks.content_type_conformance.enabled = false',
+          ].join('\n'),
+        );
+      }
+    }
+  }
+  const file = join(dir, 'schemathesis.toml');
+  await writeFile(file, [await readFile(SETTINGS, 'utf8'), ...bodiless, ''].join('\n\n'));
+  return file;
+}
+
+function runSchemathesis(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    // In the temporary directory: schemathesis writes nothing into the repository.
+    const child = spawn('schemathesis', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cloudctl-fuzz-'));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      serve = await startServe();
+      break;
+    } catch (error) {
+      // Another process may take a port between freePort() and the bind.
+      if (attempt >= 3 || !(error instanceof Error) || !isAddressInUse(error.message)) throw error;
+    }
+  }
+});
+
+afterAll(async () => {
+  if (serve !== undefined) {
+    serve.child.kill('SIGTERM');
+    await serve.exited;
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the HTTP API under schemathesis', () => {
+  it('answers every generated request as its Swagger document says', {
+    timeout: TEST_TIMEOUT_MS,
+  }, async () => {
+    const version = installedSchemathesis();
+    if (version !== SCHEMATHESIS_VERSION) {
+      expect.fail(
+        `this test needs schemathesis ${SCHEMATHESIS_VERSION} on the PATH (found ${version ?? 'none'}); ` +
+          `install it with: ${INSTALL} (.ci/run does)`,
+      );
+    }
+    const settings = await settingsFor(serve.url);
+    const run = await runSchemathesis([
+      '--config-file',
+      settings,
+      'run',
+      `${serve.url}/v2/api-docs`,
+      '--header',
+      `Authorization: Bearer ${token}`,
+      '--max-examples',
+      String(MAX_EXAMPLES),
+      '--max-time',
+      String(FUZZ_SECONDS),
+      '--seed',
+      String(SEED),
+      // Examples found failing are not replayed from a database of earlier runs: a run depends on
+      // its seed alone.
+      '--generation-database',
+      'none',
+      // cloudctl refuses U+0000 in any string with 400 (PostgreSQL cannot store it), which Swagger 2.0
+      // cannot say short of a pattern on every string; the last test here checks the refusal.
+      '--generation-allow-x00',
+      'false',
+      '--request-timeout',
+      '10',
+      '--workers',
+      '1',
+      '--no-color',
+    ]);
+    const report = `schemathesis ${run.output}\n--- cloudctl's log ---\n${serve.output()}`;
+    if (run.code !== 0) expect.fail(`schemathesis found failures (exit ${run.code}):\n${report}`);
+    // A run that tested nothing would pass too: every documented operation must have been tested.
+    const tested = /Selected: (\d+)\/(\d+)\s+Tested: (\d+)/.exec(run.output);
+    expect(tested, report).not.toBeNull();
+    const [, selected, total, done] = tested ?? [];
+    expect(Number(total), report).toBeGreaterThan(10);
+    expect([selected, done], report).toEqual([total, total]);
+  });
+
+  it('refuses U+0000 in a path, query or body with 400 naming where, not a 500 from the database', async () => {
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const nul = 'contains the character U+0000, which cloudctl does not store';
+    const cases: Array<[string, RequestInit, string]> = [
+      ['/task/a%00b', { headers }, `path parameter id: ${nul}`],
+      ['/elasticIps/a?region=a%00b', { headers }, `query parameter region: ${nul}`],
+      [
+        '/ops/deployManifest',
+        { method: 'POST', headers, body: JSON.stringify({ manifests: [{ name: 'a\u0000b' }] }) },
+        `body.manifests.0.name: ${nul}`,
+      ],
+    ];
+    for (const [path, init, message] of cases) {
+      const answer = await fetch(`${serve.url}${path}`, init);
+      expect(answer.status, path).toBe(400);
+      expect(await answer.json(), path).toMatchObject({ code: 'REQUEST_INVALID', message });
+    }
+  });
+});
