@@ -193,6 +193,14 @@ export async function startHttpEndpoint(
     fail(reply, request, 404, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`),
   );
 
+  // A keep-alive connection would hold the closing server open until the client let go of it: the
+  // answers given while closing tell the client to close it.
+  let closing = false;
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const durationMs = Math.round(reply.elapsedTime * 10) / 10;
@@ -277,6 +285,7 @@ export async function startHttpEndpoint(
     port,
     document: () => app.swagger() as unknown as Record<string, unknown>,
     close: async () => {
+      closing = true;
       // In-flight requests finish; a request still running at the deadline is cut off.
       const deadline = setTimeout(() => app.server.closeAllConnections(), settings.shutdownTimeoutMs);
       try {

@@ -32,6 +32,9 @@ const clientRequestIdSchema = z.object({
 
 const payloadObject = z.record(z.string(), z.unknown());
 
+const [FIRST_NAME = '', ...OTHER_NAMES] = CONVERTERS.map((c) => c.name);
+const OPERATION_NAMES: [string, ...string[]] = [FIRST_NAME, ...OTHER_NAMES];
+
 function invalid(where: string, message: string): HttpError {
   return new HttpError('REQUEST_INVALID', `${where}: ${message}`);
 }
@@ -125,9 +128,7 @@ export function opsRoutes(deps: OpsRouteDeps): Route[] {
       deprecated: true,
       access: 'user',
       schema: {
-        params: z.object({
-          name: z.string().describe(`the operation: ${CONVERTERS.map((c) => c.name).join(', ')}`),
-        }),
+        params: z.object({ name: z.enum(OPERATION_NAMES).describe('the operation') }),
         querystring: clientRequestIdSchema,
         body: payloadObject,
         response: { 200: startOperationResultSchema },

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { AccountGuard } from '../accounts/index.ts';
 import type { Principal } from '../auth/index.ts';
-import { defineRoute, HttpError, type Route } from '../http/index.ts';
+import { defineRoute, HttpError, queryInteger, type Route } from '../http/index.ts';
 import type { CloudctlStore } from '../store/index.ts';
 import type { StoredTask } from './task-store.ts';
 import { taskSchema, taskView } from './task-view.ts';
@@ -46,7 +46,7 @@ export function taskRoutes(deps: TaskRouteDeps): Route[] {
       tag: 'tasks',
       access: 'user',
       schema: {
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
+        querystring: z.object({ limit: queryInteger(z.int().min(1).max(1000).default(100)) }),
         response: { 200: z.array(taskSchema) },
       },
       handler: async ({ query, user }) => {

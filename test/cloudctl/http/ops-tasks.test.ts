@@ -420,6 +420,12 @@ describe('what POST /ops refuses', () => {
     expect(answer.body.message).toContain(message);
   });
 
+  it('answers 400 naming the path parameter for an unknown operation name', async () => {
+    const answer = await ops.post('/ops/launchRocket', { account: 'x' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toMatch(/^path parameter name: .*deployManifest/);
+  });
+
   it('answers 400 naming the query parameter for a bad clientRequestId', async () => {
     const answer = await ops.post(`/ops?clientRequestId=${'x'.repeat(300)}`, [{ scaleManifest: {} }]);
     expect(answer.status).toBe(400);
