@@ -1,21 +1,19 @@
 // The credentials API of the service we mirror (its credentials-controller): accounts from every
 // source to read, and accounts defined in cloudctl to create, update, delete and follow in history.
 import { z } from 'zod';
-import { defineRoute, errorBodySchema, Reply, type Route, SWAGGER_TYPE } from '../http/index.ts';
+import {
+  defineRoute,
+  errorBodySchema,
+  queryBoolean,
+  queryInteger,
+  Reply,
+  type Route,
+} from '../http/index.ts';
 import { credentialsDefinitionSchema, storedDefinitionSchema } from './credentials-definition.ts';
 import { Credentials, type CredentialsDeps } from './credentials-service.ts';
 import { accountViewSchema, revisionSchema, revisionView } from './credentials-view.ts';
 
 const TAG = 'credentials';
-
-/** A query flag, 'true' or 'false' on the wire. */
-function flag(defaultValue: boolean) {
-  return z
-    .enum(['true', 'false'], { error: "expected 'true' or 'false'" })
-    .optional()
-    .transform((value) => (value === undefined ? defaultValue : value === 'true'))
-    .meta({ [SWAGGER_TYPE]: { type: 'boolean', default: defaultValue } });
-}
 
 const accountName = z.object({ accountName: z.string() });
 
@@ -29,7 +27,7 @@ export function credentialsRoutes(deps: CredentialsDeps): Route[] {
       tag: TAG,
       access: 'user',
       schema: {
-        querystring: z.object({ expand: flag(false) }),
+        querystring: z.object({ expand: queryBoolean(false) }),
         response: { 200: z.array(accountViewSchema) },
       },
       handler: async ({ query, user }) => credentials.list(user, query.expand),
@@ -101,7 +99,7 @@ export function credentialsRoutes(deps: CredentialsDeps): Route[] {
       schema: {
         params: z.object({ accountType: z.string() }),
         querystring: z.object({
-          limit: z.coerce.number().int().min(1).describe('most definitions to answer'),
+          limit: queryInteger(z.int().min(1).max(10_000)).describe('most definitions to answer'),
           startingAccountName: z.string().optional().describe('first name of the page (inclusive)'),
         }),
         response: { 200: z.array(storedDefinitionSchema) },

@@ -20,7 +20,7 @@ export function queryInteger<T extends z.ZodType<number, number | undefined>>(sc
 /** A query flag: 'true' or 'false', nothing else; `fallback` when the query leaves it out. */
 export function queryBoolean(fallback: boolean) {
   return z
-    .enum(['true', 'false'])
+    .enum(['true', 'false'], { error: "expected 'true' or 'false'" })
     .optional()
     .transform((value) => (value === undefined ? fallback : value === 'true'))
     .meta({ [SWAGGER_TYPE]: { type: 'boolean', default: fallback } });
