@@ -240,7 +240,9 @@ describe('accounts, credentials and the cache, as a user sees them', () => {
     });
     expect((await dev.get(`/agents/orchestrator/accounts/${ACCOUNT}/namespaces`)).body).toEqual([NS]);
     const guest = apiClient(`http://127.0.0.1:${httpPort}`, TOKENS.guest);
-    expect((await guest.get('/credentials')).body).not.toContainEqual(expect.objectContaining({ name: ACCOUNT }));
+    expect((await guest.get('/credentials')).body).not.toContainEqual(
+      expect.objectContaining({ name: ACCOUNT }),
+    );
     expect((await guest.get(`/credentials/${ACCOUNT}`)).status).toBe(403);
   });
 
