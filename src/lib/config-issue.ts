@@ -1,10 +1,11 @@
 // A problem found in a config file, located at file:line:column and a key path, and its one-line
-// rendering, for the config loaders of both programs. Errors stop the program; warnings are printed;
-// debug notes are logged at debug level.
+// rendering, for the config loaders of both programs. Errors stop the program; warnings and info notes
+// (what the loader decided for the file, such as its variant) are printed; debug notes are logged at
+// debug level.
 import type { z } from 'zod';
 import { formatKeyPath, type KeyPath, type SourcePosition } from './yaml-source.ts';
 
-export type IssueSeverity = 'error' | 'warning' | 'debug';
+export type IssueSeverity = 'error' | 'warning' | 'info' | 'debug';
 
 export interface ConfigIssue {
   severity: IssueSeverity;

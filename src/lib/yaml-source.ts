@@ -53,6 +53,7 @@ interface Frame {
   nextIndex: number;
   expectingKey: boolean;
   currentKey: string | undefined;
+  position: SourcePosition;
 }
 
 function lineStarts(text: string): number[] {
@@ -144,10 +145,17 @@ export function parseYamlSource(text: string, schema?: Schema): YamlSource {
       parent.expectingKey = !parent.expectingKey;
     } else if (parent?.kind === 'sequence') {
       pathParts = [...parent.pathParts, parent.nextIndex++];
-      keys.set(formatKeyPath(pathParts), offsetToPosition(starts, eventStart(event)));
     }
     path = formatKeyPath(pathParts);
-    if (!isKey) values.set(path, offsetToPosition(starts, eventStart(event)));
+    // An empty value (`insecure:`) has no text of its own: it is placed at its key, or at the item's
+    // list, so that an error about it still names its line.
+    const offset = eventStart(event);
+    const position =
+      offset >= 0
+        ? offsetToPosition(starts, offset)
+        : (keys.get(path) ?? parent?.position ?? { line: 1, column: 1 });
+    if (parent?.kind === 'sequence') keys.set(path, position);
+    if (!isKey) values.set(path, position);
     if (event.type === EVENT_ID.MAPPING || event.type === EVENT_ID.SEQUENCE) {
       // Complex keys (a mapping used as a key) get a frame too, so POP events stay balanced.
       stack.push({
@@ -157,6 +165,7 @@ export function parseYamlSource(text: string, schema?: Schema): YamlSource {
         nextIndex: 0,
         expectingKey: true,
         currentKey: undefined,
+        position,
       });
     }
   }

@@ -1,11 +1,13 @@
 // Compares the keys a file uses with the keys its variant knows. A key of another variant is an
 // error that names the variant; any other unknown key is a warning with the nearest known key, except
 // inside account entries, where unused properties are expected (copied from the control plane) and
-// only noted at debug level.
+// only noted at debug level. A key the product we replace spells differently gets our spelling as its
+// suggestion, also inside account entries, where dropping it silently would change the account.
 import { isRecord } from '../../lib/is-record.ts';
 import { didYouMean, suggestKey } from '../../lib/key-suggestion.ts';
 import { patternOf, type SchemaIndex } from '../../lib/schema-walk.ts';
 import type { KeyPath } from '../../lib/yaml-source.ts';
+import { ORIGINAL_KEYS } from './original-keys.ts';
 import { VARIANTS, type Variant } from './schema/variant.ts';
 
 export interface KeyFinding {
@@ -20,6 +22,8 @@ export function checkKeys(
   raw: unknown,
   variant: Variant,
   indexes: Record<Variant, SchemaIndex>,
+  /** The file said `variant:`; otherwise the variant was inferred from its keys. */
+  written = true,
 ): KeyFinding[] {
   const findings: KeyFinding[] = [];
   const own = indexes[variant];
@@ -39,11 +43,20 @@ export function checkKeys(
         continue;
       }
       const elsewhere = VARIANTS.filter((v) => v !== variant && indexes[v].children.get(pattern)?.has(key));
+      const ours = ORIGINAL_KEYS.get(patternOf(keyPath));
       if (elsewhere.length > 0) {
         findings.push({
           severity: 'error',
           path: keyPath,
-          message: `'${key}' exists only in variant ${elsewhere.join(' and ')}, and this file is variant ${variant} (set 'variant: ${elsewhere[0]}' at the top if the file is written for it)`,
+          message: written
+            ? `'${key}' exists only in variant ${elsewhere.join(' and ')}, and this file is variant ${variant} (set 'variant: ${elsewhere[0]}' at the top if the file is written for it)`
+            : `'${key}' exists only in variant ${elsewhere.join(' and ')}, and this file, which does not say its variant, mixes keys of several: read as variant ${variant}, the closest`,
+        });
+      } else if (ours !== undefined) {
+        findings.push({
+          severity: 'warning',
+          path: keyPath,
+          message: `unknown key '${key}' is ignored${didYouMean(ours)} ('${key}' is the original product's name for it)`,
         });
       } else if (pattern === ACCOUNT_ENTRY || pattern.startsWith(`${ACCOUNT_ENTRY}.`)) {
         findings.push({

@@ -1,11 +1,12 @@
-// Loads an agent config file: YAML with positions → variant → key check → secret references →
-// schema. Every problem in the file is collected in one pass and located at file:line:column.
+// Loads an agent config file: YAML with positions → variant (written, or inferred from the keys) →
+// key check → empty values dropped → secret references → schema. Every problem in the file is collected in one pass and located at file:line:column.
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { type ConfigIssue, describeFound, describeZodIssue, makeIssue } from '../../lib/config-issue.ts';
 import { errorCode, isRecord } from '../../lib/is-record.ts';
 import { indexSchema, type SchemaIndex } from '../../lib/schema-walk.ts';
 import { type KeyPath, parseYamlSource, type YamlSource, YamlSyntaxError } from '../../lib/yaml-source.ts';
+import { dropEmptyValues } from './empty-values.ts';
 import { checkKeys } from './key-check.ts';
 import { AGENT_CONFIG_SCHEMAS, type AgentConfig } from './schema/agent-config.ts';
 import { secretsSchema } from './schema/secrets-store.ts';
@@ -14,6 +15,7 @@ import { envEngine } from './secrets/env-engine.ts';
 import { fileEngine } from './secrets/file-engine.ts';
 import { resolveSecrets } from './secrets/resolve-secrets.ts';
 import type { SecretEngine } from './secrets/secret-engine.ts';
+import { inferVariant } from './variant-inference.ts';
 
 export interface LoadConfigOptions {
   /** Fetch secret values (run) or only check the references (validate, print). */
@@ -98,7 +100,8 @@ export async function loadConfig(
   const at = (path: KeyPath) => source.valueAt(path);
   const keyAt = (path: KeyPath) => source.keyAt(path) ?? source.valueAt(path);
 
-  const variantResult = variantSchema.optional().safeParse(raw.variant);
+  // `variant:` with nothing after it is not set, like any other empty key.
+  const variantResult = variantSchema.optional().safeParse(raw.variant ?? undefined);
   if (!variantResult.success) {
     return fail([
       makeIssue(
@@ -110,14 +113,20 @@ export async function loadConfig(
       ),
     ]);
   }
-  const variant = variantResult.data ?? DEFAULT_VARIANT;
+  const written = variantResult.data;
+  const inferred = written === undefined ? inferVariant(raw, schemaIndexes()) : undefined;
+  const variant = written ?? inferred?.variant ?? DEFAULT_VARIANT;
 
-  const issues: ConfigIssue[] = checkKeys(raw, variant, schemaIndexes()).map((f) =>
+  const issues: ConfigIssue[] = checkKeys(raw, variant, schemaIndexes(), written !== undefined).map((f) =>
     makeIssue(f.severity, file, keyAt(f.path), f.path, f.message),
   );
+  if (inferred?.note !== undefined) {
+    issues.unshift(makeIssue('info', file, { line: 1, column: 1 }, [], inferred.note));
+  }
+  const settings = dropEmptyValues(raw, schemaIndexes()[variant]);
 
-  const engines = [...builtinEngines(raw, file, options.env ?? process.env), ...(options.engines ?? [])];
-  const secrets = await resolveSecrets(raw, engines, { fetch: options.fetchSecrets });
+  const engines = [...builtinEngines(settings, file, options.env ?? process.env), ...(options.engines ?? [])];
+  const secrets = await resolveSecrets(settings, engines, { fetch: options.fetchSecrets });
   for (const problem of secrets.issues)
     issues.push(makeIssue('error', file, at(problem.path), problem.path, problem.message));
 

@@ -114,8 +114,8 @@ const cases: Case[] = [
   },
   {
     rule: 'skip settings exist only in A and C',
-    yaml: account('      skipServerSideApply: true\n'),
-    at: '4:7: error: orchestrator.accounts[0].skipServerSideApply: ',
+    yaml: `variant: B\n${account('      skipServerSideApply: true\n')}`,
+    at: '5:7: error: orchestrator.accounts[0].skipServerSideApply: ',
     message: /exists only in variant A and C, and this file is variant B/,
   },
   {

@@ -67,7 +67,11 @@ function accountShape() {
     oAuthScopes: setting(stringList().default([]), {
       description: 'OAuth scopes for the cloud-provider authenticator',
     }),
-    permissions: setting(permissionsSchema.default({}), { description: 'READ and WRITE role lists' }),
+    permissions: setting(permissionsSchema.default({}), {
+      description:
+        '`READ` and `WRITE` role lists, as a map or as a list of single-key entries (`- READ: [...]`); role names without whitespace, numeric names read as strings',
+      type: 'map or list',
+    }),
     maxResumableResourceAgeMs: setting(nonNegativeInt().default(300_000), {
       description: 'resume a watch from a stored resourceVersion not older than this, instead of listing',
     }),
