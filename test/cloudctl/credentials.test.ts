@@ -234,7 +234,7 @@ describe('credentials API', () => {
     await refused(definition('bad-1', { colour: 'blue' }), 'colour', /^body: unknown field colour/);
     await refused(
       definition('bad-2', { permissions: { READ: ['dev team'] } }),
-      'body.permissions.READ.0',
+      'body.permissions.READ[0]',
       /whitespace/,
     );
     await refused(

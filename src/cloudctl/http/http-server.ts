@@ -4,21 +4,16 @@
 // the Swagger 2.0 document at /v2/api-docs, and a shutdown that lets in-flight requests finish.
 import { readFile } from 'node:fs/promises';
 import swagger from '@fastify/swagger';
-import Fastify, {
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { z } from 'zod';
 import type { Principal, UserAuthenticator } from '../auth/index.ts';
 import type { CloudctlConfig } from '../config/index.ts';
 import { CloudctlError } from '../errors.ts';
 import { errorBody, HttpError } from './http-error.ts';
 import type { HttpMetrics } from './http-metrics.ts';
-import { findNul } from './nul-character.ts';
-import { type HttpMethod, Reply, type Route } from './route.ts';
+import { refuseOtherMethods } from './method-not-allowed.ts';
+import { ValidationFailure, zodValidator } from './request-validation.ts';
+import { Reply, type Route } from './route.ts';
 import { API_DOCS_PATH, swaggerOptions } from './swagger-document.ts';
 
 export interface HttpServerDeps {
@@ -41,63 +36,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
   }
-}
-
-/** A part of the request a zod schema rejected; the message names the parameter. */
-class ValidationFailure extends Error {
-  constructor(part: string, issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>) {
-    const prefix = part === 'querystring' ? 'query parameter ' : part === 'params' ? 'path parameter ' : '';
-    const described = issues.map((issue) => {
-      const path = issue.path.map(String).join('.');
-      const where =
-        path === ''
-          ? part === 'body'
-            ? 'body'
-            : part
-          : part === 'body'
-            ? `body.${path}`
-            : `${prefix}${path}`;
-      return `${where}: ${issue.message}`;
-    });
-    super(described.join('; '));
-    this.name = 'ValidationFailure';
-  }
-}
-
-/**
- * A path served for some methods answers every other method fastify knows (TRACE, QUERY, OPTIONS,
- * ...) with 405 and an Allow header, not 404. It answers before the body is read: a refused request's
- * body is not parsed, so a missing or unknown content type cannot turn the 405 into a 400 or 415.
- */
-function refuseOtherMethods(
-  app: FastifyInstance,
-  routes: ReadonlyArray<{ method: HttpMethod; url: string }>,
-  refuse: (request: FastifyRequest, reply: FastifyReply, allow: string[]) => void,
-): void {
-  const byUrl = new Map<string, string[]>();
-  for (const route of routes) {
-    // fastify answers HEAD for every GET route.
-    const methods = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
-    byUrl.set(route.url, [...(byUrl.get(route.url) ?? []), ...methods]);
-  }
-  for (const [url, allow] of byUrl) {
-    const others = app.supportedMethods.filter((m) => !allow.includes(m));
-    if (others.length === 0) continue;
-    app.route({
-      method: others,
-      url,
-      schema: { hide: true },
-      onRequest: async (request, reply) => {
-        refuse(request, reply, allow);
-        return reply;
-      },
-      handler: async (_request, reply) => reply,
-    });
-  }
-}
-
-function isZod(schema: unknown): schema is z.ZodType {
-  return typeof schema === 'object' && schema !== null && 'safeParse' in schema;
 }
 
 async function tlsOptions(tls: CloudctlConfig['http']['tls']) {
@@ -126,18 +64,7 @@ export async function startHttpEndpoint(
     return503OnClosing: true,
   });
 
-  app.setValidatorCompiler(({ schema, httpPart }) => (data: unknown) => {
-    if (!isZod(schema)) return { value: data };
-    const part = httpPart ?? 'request';
-    const nul = findNul(data);
-    if (nul !== undefined) {
-      const message = 'contains the character U+0000, which cloudctl does not store';
-      return { error: new ValidationFailure(part, [{ path: nul, message }]) };
-    }
-    const parsed = schema.safeParse(data);
-    if (parsed.success) return { value: parsed.data };
-    return { error: new ValidationFailure(part, parsed.error.issues) };
-  });
+  app.setValidatorCompiler(zodValidator);
   // Responses are written as JSON as they are: the schemas document them, the handlers build them.
   app.setSerializerCompiler(() => (data: unknown) => JSON.stringify(data));
   // Bodies are JSON (the document's `consumes`): fastify would also hand a text/plain body to the

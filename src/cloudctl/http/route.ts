@@ -68,6 +68,11 @@ export interface Route {
   handler(request: RouteRequest<RouteSchema>): Promise<unknown>;
 }
 
+/** Whether a route's schema slot holds a zod schema (fastify's own schema slots may hold others). */
+export function isZodSchema(value: unknown): value is z.ZodType {
+  return typeof value === 'object' && value !== null && 'safeParse' in value;
+}
+
 export function defineRoute<S extends RouteSchema>(definition: RouteDefinition<S>): Route {
   // The server hands the handler exactly what the schemas parsed, so the erased types agree.
   return definition as unknown as Route;

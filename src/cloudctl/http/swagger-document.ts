@@ -5,6 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import type { SwaggerOptions } from '@fastify/swagger';
 import { z } from 'zod';
 import { isRecord } from '../../lib/is-record.ts';
+import { isZodSchema } from './route.ts';
 import { type JsonSchema, SWAGGER_TYPE, swaggerParameter, swaggerSchema } from './swagger-schema.ts';
 
 export const API_DOCS_PATH = '/v2/api-docs';
@@ -39,8 +40,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 };
 
 function asSchema(value: unknown, io: 'input' | 'output'): JsonSchema | undefined {
-  if (typeof value === 'object' && value !== null && 'safeParse' in value)
-    return swaggerSchema(value as z.ZodType, io);
+  if (isZodSchema(value)) return swaggerSchema(value, io);
   return isRecord(value) ? value : undefined;
 }
 
@@ -65,9 +65,7 @@ const BODY_OPTIONAL = 'x-body-optional';
 
 /** fastify hands a route's validator null when the request has no body. */
 function isBodyOptional(body: unknown): boolean {
-  if (typeof body !== 'object' || body === null || !('safeParse' in body)) return false;
-  const schema = body as z.ZodType;
-  return schema.safeParse(null).success && schema.safeParse(undefined).success;
+  return isZodSchema(body) && body.safeParse(null).success && body.safeParse(undefined).success;
 }
 
 /** Every body parameter says whether it is required, as the route's body schema has it. */

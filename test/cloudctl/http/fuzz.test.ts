@@ -220,7 +220,7 @@ describe('the HTTP API under schemathesis', () => {
       [
         '/ops/deployManifest',
         { method: 'POST', headers, body: JSON.stringify({ manifests: [{ name: 'a\u0000b' }] }) },
-        `body.manifests.0.name: ${nul}`,
+        `body.manifests[0].name: ${nul}`,
       ],
     ];
     for (const [path, init, message] of cases) {
