@@ -27,8 +27,6 @@ export interface HttpServerDeps {
 
 export interface HttpEndpoint {
   port: number;
-  /** The Swagger 2.0 document, as served. */
-  document(): Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -210,7 +208,6 @@ export async function startHttpEndpoint(
   log.info({ host: settings.host, port, tls: https !== undefined }, 'HTTP API listening');
   return {
     port,
-    document: () => app.swagger() as unknown as Record<string, unknown>,
     close: async () => {
       closing = true;
       // In-flight requests finish; a request still running at the deadline is cut off.
