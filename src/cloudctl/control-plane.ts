@@ -21,6 +21,7 @@ import { type HttpEndpoint, type Route, startHttpEndpoint } from './http/index.t
 import { inapplicableRoutes } from './inapplicable/index.ts';
 import { type CloudctlMetrics, createCloudctlMetrics, observabilityRoutes } from './observability/index.ts';
 import { OperationDispatcher, operationResultsHandlers } from './operations/index.ts';
+import { readModelRoutes } from './read-model/index.ts';
 import { AgentRegistry, sessionHandlers } from './sessions/index.ts';
 import { type CloudctlStore, type DatabaseTarget, openStore } from './store/index.ts';
 import { opsRoutes, TaskRunner, taskRoutes } from './tasks/index.ts';
@@ -134,6 +135,7 @@ export async function startControlPlane(
         introspection: { agents: store.agents, cache: store.cache, registry, rate: ingest, now },
       }),
       ...agentAccountRoutes({ guard, store, registry }),
+      ...readModelRoutes({ guard, model: store.readModel }),
       ...credentialsRoutes({ store, directory, now }),
       ...inapplicableRoutes(),
     ];

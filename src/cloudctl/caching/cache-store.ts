@@ -79,6 +79,21 @@ export interface RefreshedObject extends ObjectKey {
 
 type Tx = Transaction<CloudctlDatabase>;
 
+/** An object as just written to the cache. */
+export interface StoredObject extends ObjectKey {
+  version: string;
+  /** The object as JSON text. */
+  body: string;
+}
+
+/**
+ * Derives what other features read from objects as they are stored, in the cache write's own
+ * transaction (the read model's index). Removals need no call: derived rows go with their object.
+ */
+export interface CacheIndexer {
+  stored(tx: Transaction<CloudctlDatabase>, objects: readonly StoredObject[]): Promise<void>;
+}
+
 function scopeColumns(scope: WatchScope) {
   return { account: scope.account, api_group: scope.group, kind: scope.kind, namespace: scope.namespace };
 }
@@ -109,7 +124,12 @@ const objectKey = (c: ObjectKey) => `${c.account}\0${c.group}\0${c.kind}\0${c.na
  * Writes the upserts as if one after another. One statement may not touch a row twice, so a key
  * seen more than once keeps only its last state, which is what applying them in order leaves.
  */
-async function upsertAll(tx: Tx, upserts: readonly Upsert[], now: Date): Promise<void> {
+async function upsertAll(
+  tx: Tx,
+  upserts: readonly Upsert[],
+  now: Date,
+  indexer: CacheIndexer | undefined,
+): Promise<void> {
   if (upserts.length === 0) return;
   const latest = new Map<string, Upsert>();
   for (const upsert of upserts) {
@@ -130,9 +150,10 @@ async function upsertAll(tx: Tx, upserts: readonly Upsert[], now: Date): Promise
     updated_at: now,
   }));
   for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
+    const chunk = rows.slice(i, i + UPSERT_CHUNK);
     await tx
       .insertInto('resources')
-      .values(rows.slice(i, i + UPSERT_CHUNK))
+      .values(chunk)
       .onConflict((oc) =>
         oc.columns(['account', 'api_group', 'kind', 'namespace', 'name']).doUpdateSet((eb) => ({
           api_version: eb.ref('excluded.api_version'),
@@ -143,14 +164,37 @@ async function upsertAll(tx: Tx, upserts: readonly Upsert[], now: Date): Promise
         })),
       )
       .execute();
+    await indexer?.stored(tx, chunk.map(storedObject));
   }
+}
+
+function storedObject(row: {
+  account: string;
+  api_group: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  api_version: string;
+  body: string;
+}): StoredObject {
+  return {
+    account: row.account,
+    group: row.api_group,
+    kind: row.kind,
+    namespace: row.namespace,
+    name: row.name,
+    version: row.api_version,
+    body: row.body,
+  };
 }
 
 export class CacheStore {
   readonly #db: Database;
+  readonly #indexer: CacheIndexer | undefined;
 
-  constructor(db: Database) {
+  constructor(db: Database, indexer?: CacheIndexer) {
     this.#db = db;
+    this.#indexer = indexer;
   }
 
   /** Applies the changes in order, all or nothing. */
@@ -161,7 +205,7 @@ export class CacheStore {
       // initial sync of 50k objects spend most of its time in the database round trips.
       const pending: Upsert[] = [];
       const flush = async () => {
-        await upsertAll(tx, pending, now);
+        await upsertAll(tx, pending, now, this.#indexer);
         outcome.upserted += pending.length;
         pending.length = 0;
       };
@@ -259,7 +303,15 @@ export class CacheStore {
    * and its end must not delete it for lacking the snapshot's mark.
    */
   async refresh(object: RefreshedObject, now: Date): Promise<boolean> {
-    const result = await this.#db
+    return this.#db.transaction().execute(async (tx) => {
+      const stored = await this.#refreshIn(tx, object, now);
+      if (stored) await this.#indexer?.stored(tx, [object]);
+      return stored;
+    });
+  }
+
+  async #refreshIn(tx: Tx, object: RefreshedObject, now: Date): Promise<boolean> {
+    const result = await tx
       .insertInto('resources')
       .values({
         account: object.account,

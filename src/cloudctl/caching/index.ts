@@ -7,10 +7,12 @@ export {
   type CacheChange,
   type CachedKind,
   type CachedResource,
+  type CacheIndexer,
   CacheStore,
   type ObjectKey,
   type RefreshedObject,
   type ResumeVersion,
+  type StoredObject,
   type WatchScope,
 } from './cache-store.ts';
 export { cachingHandlers } from './caching-rpc.ts';

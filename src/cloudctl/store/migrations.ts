@@ -2,6 +2,7 @@
 // Append new migrations; never edit one that has shipped.
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { credentialsMigration } from '../credentials/index.ts';
+import { readModelMigration } from '../read-model/index.ts';
 import { tasksMigration } from '../tasks/index.ts';
 
 const initial: Migration = {
@@ -86,6 +87,7 @@ export const migrationProvider: MigrationProvider = {
       '0001_initial': initial,
       '0002_credentials': credentialsMigration,
       '0003_tasks': tasksMigration,
+      '0004_read_model': readModelMigration,
     };
   },
 };

@@ -120,6 +120,36 @@ export interface CredentialRevisionsTable {
   created_at: Timestamp;
 }
 
+/** The read model's index (read-model/): what reads need of each cached object, derived at ingest. */
+export interface ReadObjectsTable {
+  account: string;
+  api_group: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  api_version: string;
+  uid: string;
+  /** Spinnaker's spelling: `replicaSet`, `Rollout.argoproj.io`. */
+  spinnaker_kind: string;
+  /** serverGroup, serverGroupManager, instance, loadBalancer, securityGroup, job or raw. */
+  role: string;
+  application: string | null;
+  cluster: string | null;
+  stack: string | null;
+  detail: string | null;
+  sequence: number | null;
+  /** The controlling owner, Spinnaker-spelled kind and name. */
+  owner_kind: string | null;
+  owner_name: string | null;
+  /** Record<string, string> */
+  labels: Json;
+  /** Selector (read-model/object-mapping.ts) or null */
+  selector: NullableJson;
+  created_time: number | null;
+  /** ObjectSummary (read-model/object-mapping.ts) */
+  summary: Json;
+}
+
 export interface CloudctlDatabase {
   agents: AgentsTable;
   accounts: AccountsTable;
@@ -130,4 +160,5 @@ export interface CloudctlDatabase {
   tasks: TasksTable;
   credentials: CredentialsTable;
   credential_revisions: CredentialRevisionsTable;
+  read_objects: ReadObjectsTable;
 }

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { CacheStore, KindResolver } from '../caching/index.ts';
 import { CredentialStore } from '../credentials/index.ts';
 import { OperationStore } from '../operations/index.ts';
+import { ReadIndex, ReadModel } from '../read-model/index.ts';
 import { AgentStore } from '../sessions/index.ts';
 import { TaskStore } from '../tasks/index.ts';
 import { type DatabaseTarget, openDatabase } from './database.ts';
@@ -14,6 +15,8 @@ export interface CloudctlStore {
   cache: CacheStore;
   credentials: CredentialStore;
   operations: OperationStore;
+  /** The read model: applications, clusters, server groups, ... from the index kept at ingest. */
+  readModel: ReadModel;
   tasks: TaskStore;
   kinds: KindResolver;
   /** Resolves once the database answers a query; for readiness. */
@@ -25,9 +28,10 @@ export async function openStore(target: DatabaseTarget): Promise<CloudctlStore> 
   const db = await openDatabase(target);
   return {
     agents: new AgentStore(db),
-    cache: new CacheStore(db),
+    cache: new CacheStore(db, new ReadIndex()),
     credentials: new CredentialStore(db),
     operations: new OperationStore(db),
+    readModel: new ReadModel(db),
     tasks: new TaskStore(db),
     kinds: new KindResolver(db),
     ping: async () => {

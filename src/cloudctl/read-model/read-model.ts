@@ -1,0 +1,253 @@
+// The read model's queries: they read the index rows (read_objects) written at ingest, never the
+// cached bodies, and only the rows a request is about: an application's objects, the pods its server
+// groups own, the load balancers in their namespaces.
+import { type Selectable, sql } from 'kysely';
+import { z } from 'zod';
+import type { Database, ReadObjectsTable } from '../store/index.ts';
+import {
+  type ObjectSummary,
+  objectSummarySchema,
+  type Role,
+  roleSchema,
+  type Selector,
+  selectorSchema,
+} from './object-mapping.ts';
+
+export interface IndexedObject {
+  account: string;
+  group: string;
+  version: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  uid: string;
+  spinnakerKind: string;
+  role: Role;
+  application: string | null;
+  cluster: string | null;
+  stack: string | null;
+  detail: string | null;
+  sequence: number | null;
+  ownerKind: string | null;
+  ownerName: string | null;
+  labels: Record<string, string>;
+  selector: Selector | null;
+  createdTime: number | null;
+  summary: ObjectSummary;
+}
+
+/** An application's objects with the objects around them that its reads need. */
+export interface ApplicationObjects {
+  /** Objects carrying the application, and server groups its server group managers own. */
+  objects: IndexedObject[];
+  /** Pods the server groups own. */
+  instances: IndexedObject[];
+  /** Load balancers in the server groups' namespaces, of any application (they select by label). */
+  loadBalancers: IndexedObject[];
+}
+
+export interface ApplicationCluster {
+  application: string;
+  account: string;
+  /** Null for an object that forms no cluster (only server groups and their managers do). */
+  cluster: string | null;
+}
+
+const CLUSTER_ROLES = ['serverGroup', 'serverGroupManager'];
+
+const labelsSchema = z.record(z.string(), z.string());
+
+function toIndexed(row: Selectable<ReadObjectsTable>): IndexedObject {
+  return {
+    account: row.account,
+    group: row.api_group,
+    version: row.api_version,
+    kind: row.kind,
+    namespace: row.namespace,
+    name: row.name,
+    uid: row.uid,
+    spinnakerKind: row.spinnaker_kind,
+    role: roleSchema.parse(row.role),
+    application: row.application,
+    cluster: row.cluster,
+    stack: row.stack,
+    detail: row.detail,
+    sequence: row.sequence,
+    ownerKind: row.owner_kind,
+    ownerName: row.owner_name,
+    labels: labelsSchema.parse(row.labels),
+    selector: row.selector === null ? null : selectorSchema.parse(row.selector),
+    createdTime: row.created_time === null ? null : Number(row.created_time),
+    summary: objectSummarySchema.parse(row.summary),
+  };
+}
+
+/** `%` and `_` in a user's search are literal. */
+const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const keyOf = (o: { account: string; namespace: string; spinnakerKind: string; name: string }) =>
+  `${o.account}\0${o.namespace}\0${o.spinnakerKind} ${o.name}`;
+const ownerKeyOf = (o: IndexedObject) => `${o.account}\0${o.namespace}\0${o.ownerKind} ${o.ownerName}`;
+
+export class ReadModel {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  #select() {
+    return this.#db.selectFrom('read_objects').selectAll();
+  }
+
+  /** Each application of the accounts with its clusters per account. */
+  async applicationClusters(accounts: readonly string[]): Promise<ApplicationCluster[]> {
+    if (accounts.length === 0) return [];
+    const rows = await this.#db
+      .selectFrom('read_objects')
+      .select([
+        'application',
+        'account',
+        sql<string | null>`case when role in (${sql.join(CLUSTER_ROLES)}) then cluster end`.as('cluster'),
+      ])
+      .distinct()
+      .where('application', 'is not', null)
+      .where('account', 'in', accounts)
+      .execute();
+    return rows.map((r) => ({ application: r.application ?? '', account: r.account, cluster: r.cluster }));
+  }
+
+  /** Whether any object of any account carries the application (for `restricted=false`). */
+  async applicationNames(): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom('read_objects')
+      .select('application')
+      .distinct()
+      .where('application', 'is not', null)
+      .execute();
+    return rows.map((r) => r.application ?? '');
+  }
+
+  async application(application: string, accounts: readonly string[]): Promise<ApplicationObjects> {
+    if (accounts.length === 0) return { objects: [], instances: [], loadBalancers: [] };
+    const own = (
+      await this.#select().where('application', '=', application).where('account', 'in', accounts).execute()
+    ).map(toIndexed);
+    const managers = own.filter((o) => o.role === 'serverGroupManager');
+    const seen = new Set(own.map(keyOf));
+    const objects = [...own];
+    if (managers.length > 0) {
+      const owned = await this.#owned(managers, 'serverGroup');
+      for (const o of owned) if (!seen.has(keyOf(o))) objects.push(o);
+    }
+    const serverGroups = objects.filter((o) => o.role === 'serverGroup');
+    const instances = serverGroups.length === 0 ? [] : await this.#owned(serverGroups, 'instance');
+    const loadBalancers = await this.#loadBalancersNear(serverGroups, objects);
+    return { objects, instances, loadBalancers };
+  }
+
+  /** Objects of the role whose controlling owner is one of `owners` (same account and namespace). */
+  async #owned(owners: readonly IndexedObject[], role: Role): Promise<IndexedObject[]> {
+    const wanted = new Set(owners.map(keyOf));
+    const rows = await this.#select()
+      .where('account', 'in', [...new Set(owners.map((o) => o.account))])
+      .where('namespace', 'in', [...new Set(owners.map((o) => o.namespace))])
+      .where('role', '=', role)
+      .where('owner_kind', 'in', [...new Set(owners.map((o) => o.spinnakerKind))])
+      .where('owner_name', 'in', [...new Set(owners.map((o) => o.name))])
+      .execute();
+    return rows.map(toIndexed).filter((o) => wanted.has(ownerKeyOf(o)));
+  }
+
+  async #loadBalancersNear(
+    serverGroups: readonly IndexedObject[],
+    objects: readonly IndexedObject[],
+  ): Promise<IndexedObject[]> {
+    const byKey = new Map<string, IndexedObject>();
+    for (const o of objects) if (o.role === 'loadBalancer') byKey.set(keyOf(o), o);
+    const places = new Set(serverGroups.map((o) => `${o.account}\0${o.namespace}`));
+    if (places.size > 0) {
+      const rows = await this.#select()
+        .where('role', '=', 'loadBalancer')
+        .where('account', 'in', [...new Set(serverGroups.map((o) => o.account))])
+        .where('namespace', 'in', [...new Set(serverGroups.map((o) => o.namespace))])
+        .execute();
+      for (const o of rows.map(toIndexed)) {
+        if (places.has(`${o.account}\0${o.namespace}`)) byKey.set(keyOf(o), o);
+      }
+    }
+    return [...byKey.values()];
+  }
+
+  /** One object by account, namespace and Spinnaker kind and name. */
+  async find(
+    account: string,
+    namespace: string,
+    spinnakerKind: string,
+    name: string,
+  ): Promise<IndexedObject | undefined> {
+    const row = await this.#select()
+      .where('account', '=', account)
+      .where('namespace', '=', namespace)
+      .where('spinnaker_kind', '=', spinnakerKind)
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row === undefined ? undefined : toIndexed(row);
+  }
+
+  /** The server group's pods and the load balancers of its namespace. */
+  async surroundings(serverGroup: IndexedObject): Promise<Omit<ApplicationObjects, 'objects'>> {
+    return {
+      instances: await this.#owned([serverGroup], 'instance'),
+      loadBalancers: await this.#loadBalancersNear([serverGroup], []),
+    };
+  }
+
+  /** Every object of the role in the accounts, optionally of one namespace. */
+  async byRole(accounts: readonly string[], role: Role, namespace?: string): Promise<IndexedObject[]> {
+    if (accounts.length === 0) return [];
+    let query = this.#select().where('account', 'in', accounts).where('role', '=', role);
+    if (namespace !== undefined) query = query.where('namespace', '=', namespace);
+    const rows = await query.orderBy('account').orderBy('namespace').orderBy('name').execute();
+    return rows.map(toIndexed);
+  }
+
+  /**
+   * Objects of the roles in the accounts whose "<kind> <name>" or application contains `q`
+   * (case-insensitive): how many in all, and `limit` of them from `offset`, ordered by account,
+   * namespace, kind and name.
+   */
+  async search(
+    accounts: readonly string[],
+    roles: readonly Role[],
+    q: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; objects: IndexedObject[] }> {
+    if (accounts.length === 0 || roles.length === 0) return { total: 0, objects: [] };
+    const pattern = `%${likeEscape(q)}%`;
+    const matching = this.#db
+      .selectFrom('read_objects')
+      .where('account', 'in', accounts)
+      .where('role', 'in', roles)
+      .where((eb) =>
+        eb.or([
+          eb(sql<string>`spinnaker_kind || ' ' || name`, 'ilike', pattern),
+          eb('application', 'ilike', pattern),
+        ]),
+      );
+    const counted = await matching.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const total = Number(counted.n);
+    if (limit <= 0 || offset >= total) return { total, objects: [] };
+    const rows = await matching
+      .selectAll()
+      .orderBy('account')
+      .orderBy('namespace')
+      .orderBy('spinnaker_kind')
+      .orderBy('name')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+    return { total, objects: rows.map(toIndexed) };
+  }
+}
