@@ -16,6 +16,7 @@ import { fileEngine } from './secrets/file-engine.ts';
 import { resolveSecrets } from './secrets/resolve-secrets.ts';
 import type { SecretEngine } from './secrets/secret-engine.ts';
 import { inferVariant } from './variant-inference.ts';
+import { variantNotes } from './variant-notes.ts';
 
 export interface LoadConfigOptions {
   /** Fetch secret values (run) or only check the references (validate, print). */
@@ -124,6 +125,9 @@ export async function loadConfig(
     issues.unshift(makeIssue('info', file, { line: 1, column: 1 }, [], inferred.note));
   }
   const settings = dropEmptyValues(raw, schemaIndexes()[variant]);
+  for (const f of variantNotes(settings, variant)) {
+    issues.push(makeIssue(f.severity, file, keyAt(f.path), f.path, f.message));
+  }
 
   const engines = [...builtinEngines(settings, file, options.env ?? process.env), ...(options.engines ?? [])];
   const secrets = await resolveSecrets(settings, engines, { fetch: options.fetchSecrets });

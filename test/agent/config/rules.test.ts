@@ -179,6 +179,22 @@ describe('config validate', () => {
     );
   });
 
+  it('warns that reconnectTimeoutMs has no effect in B and names the backoff setting to use', async () => {
+    const file = writeConfig('variant: B\norchestrator:\n  reconnectTimeoutMs: 2500\n');
+    const result = await cli(['config', 'validate', file]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      `${file}:3:3: warning: orchestrator.reconnectTimeoutMs: has no effect in variant B: reconnects to the control plane follow cloudctl.backoff.* (baseDelay, multiplier, jitter, maxDelay); to wait 2500 ms after the first failure, set cloudctl.backoff.baseDelay: 2500000000`,
+    );
+  });
+
+  it('takes reconnectTimeoutMs in A and C without a warning', async () => {
+    for (const variant of ['A', 'C']) {
+      const file = writeConfig(`variant: ${variant}\norchestrator:\n  reconnectTimeoutMs: 2500\n`);
+      expect(await cli(['config', 'validate', file])).toMatchObject({ code: 0, stderr: '' });
+    }
+  });
+
   it('ignores unused account properties without a warning', async () => {
     const file = writeConfig(account('      providerVersion: V2\n      cacheThreads: 4\n'));
     const result = await cli(['config', 'validate', file]);

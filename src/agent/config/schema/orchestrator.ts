@@ -68,7 +68,7 @@ export function orchestratorShape<A extends z.ZodType<{ name: string }>>(account
     }),
     reconnectTimeoutMs: setting(nonNegativeInt().default(5000), {
       description:
-        'wait before reconnecting to the control plane (variants A and C; B uses cloudctl.backoff)',
+        'wait in ms before each reconnect to the control plane (A, C); B paces reconnects by cloudctl.backoff.* and warns when this is set',
     }),
     retries: retries.prefault({}),
     accounts: setting(z.array(account).superRefine(uniqueAccountNames).default([]), {
