@@ -5,10 +5,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CacheItem, ControlMessage__Output } from '../../src/proto/index.ts';
 import {
-  AGENT_TOKEN,
-  helloFor,
   startTestControlPlane,
-  TestAgent,
+  type TestAgent,
+  TestAgents,
   type TestControlPlane,
   USERS,
 } from './harness.ts';
@@ -19,14 +18,9 @@ let ops: ApiClient;
 let dev: ApiClient;
 let nobody: ApiClient;
 let admin: ApiClient;
-const agents: TestAgent[] = [];
 
-async function connectedAgent(accounts: string[]): Promise<TestAgent> {
-  const agent = new TestAgent(cp.address, { token: AGENT_TOKEN });
-  agents.push(agent);
-  await agent.connect(helloFor('agent-1', accounts));
-  return agent;
-}
+const testAgents = new TestAgents();
+const connectedAgent = (accounts: string[]) => testAgents.connect(cp.address, accounts);
 
 const gvk = {
   Pod: { group: '', version: 'v1', kind: 'Pod' },
@@ -102,7 +96,7 @@ beforeAll(async () => {
 });
 
 afterEach(() => {
-  for (const agent of agents.splice(0)) agent.close();
+  testAgents.closeAll();
 });
 
 afterAll(async () => {

@@ -4,23 +4,17 @@ import { status } from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type CacheItem, fromTimestamp } from '../../src/proto/index.ts';
 import {
-  AGENT_TOKEN,
-  helloFor,
   isServiceError,
   startTestControlPlane,
   TestAgent,
+  TestAgents,
   type TestControlPlane,
 } from './harness.ts';
 
 let cp: TestControlPlane;
-const agents: TestAgent[] = [];
 
-async function connectedAgent(accounts: string[]): Promise<TestAgent> {
-  const a = new TestAgent(cp.address, { token: AGENT_TOKEN });
-  agents.push(a);
-  await a.connect(helloFor('agent-1', accounts));
-  return a;
-}
+const testAgents = new TestAgents();
+const connectedAgent = (accounts: string[]) => testAgents.connect(cp.address, accounts);
 
 function podEvent(
   account: string,
@@ -50,7 +44,7 @@ beforeAll(async () => {
 });
 
 afterEach(() => {
-  for (const a of agents.splice(0)) a.close();
+  testAgents.closeAll();
 });
 
 afterAll(async () => {
@@ -151,7 +145,7 @@ describe('cache publishing', () => {
 
   it('refuses an unauthenticated publisher', async () => {
     const anonymous = new TestAgent(cp.address);
-    agents.push(anonymous);
+    testAgents.track(anonymous);
     const error = await anonymous
       .publish([{ sequence: 1, items: [podEvent('cache-a', 'ns1', 'x', '1')] }])
       .catch((e: unknown) => e);

@@ -231,3 +231,26 @@ export class TestAgent {
     this.#results.close();
   }
 }
+
+/** The test agents a file connects as agent-1, closed together (call `closeAll` after each test). */
+export class TestAgents {
+  readonly #agents: TestAgent[] = [];
+
+  /** A test agent connected to the control plane at `address`, registered with `accounts`. */
+  async connect(address: string, accounts: string[]): Promise<TestAgent> {
+    const agent = new TestAgent(address, { token: AGENT_TOKEN });
+    this.#agents.push(agent);
+    await agent.connect(helloFor('agent-1', accounts));
+    return agent;
+  }
+
+  /** Closes `agent` with the others. */
+  track(agent: TestAgent): TestAgent {
+    this.#agents.push(agent);
+    return agent;
+  }
+
+  closeAll(): void {
+    for (const agent of this.#agents.splice(0)) agent.close();
+  }
+}

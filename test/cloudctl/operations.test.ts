@@ -4,31 +4,19 @@ import { status } from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CloudctlError } from '../../src/cloudctl/index.ts';
 import { fromTimestamp } from '../../src/proto/index.ts';
-import {
-  AGENT_TOKEN,
-  helloFor,
-  isServiceError,
-  startTestControlPlane,
-  TestAgent,
-  type TestControlPlane,
-} from './harness.ts';
+import { isServiceError, startTestControlPlane, TestAgents, type TestControlPlane } from './harness.ts';
 
 let cp: TestControlPlane;
-const agents: TestAgent[] = [];
 
-async function connectedAgent(accounts: string[]): Promise<TestAgent> {
-  const a = new TestAgent(cp.address, { token: AGENT_TOKEN });
-  agents.push(a);
-  await a.connect(helloFor('agent-1', accounts));
-  return a;
-}
+const testAgents = new TestAgents();
+const connectedAgent = (accounts: string[]) => testAgents.connect(cp.address, accounts);
 
 beforeAll(async () => {
   cp = await startTestControlPlane();
 });
 
 afterEach(() => {
-  for (const a of agents.splice(0)) a.close();
+  testAgents.closeAll();
 });
 
 afterAll(async () => {

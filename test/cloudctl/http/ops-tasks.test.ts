@@ -11,6 +11,7 @@ import {
   helloFor,
   startTestControlPlane,
   TestAgent,
+  TestAgents,
   type TestControlPlane,
   USERS,
 } from '../harness.ts';
@@ -18,7 +19,6 @@ import { type ApiClient, apiClient } from '../http-client.ts';
 
 let cp: TestControlPlane;
 let ops: ApiClient;
-const agents: TestAgent[] = [];
 
 const deployment = (name: string, namespace = 'default') => ({
   apiVersion: 'apps/v1',
@@ -27,12 +27,8 @@ const deployment = (name: string, namespace = 'default') => ({
   spec: { replicas: 1 },
 });
 
-async function connectedAgent(address: string, accounts: string[]): Promise<TestAgent> {
-  const agent = new TestAgent(address, { token: AGENT_TOKEN });
-  agents.push(agent);
-  await agent.connect(helloFor('agent-1', accounts));
-  return agent;
-}
+const testAgents = new TestAgents();
+const connectedAgent = (address: string, accounts: string[]) => testAgents.connect(address, accounts);
 
 /** Answers the next operation the agent receives with success and the given result. */
 async function succeedNext(
@@ -73,7 +69,7 @@ beforeAll(async () => {
 });
 
 afterEach(() => {
-  for (const agent of agents.splice(0)) agent.close();
+  testAgents.closeAll();
 });
 
 afterAll(async () => {
@@ -467,7 +463,7 @@ describe('tasks across a cloudctl restart', () => {
         });
         // The agent comes back and reports the result it produced meanwhile: nothing is sent twice.
         const agent = new TestAgent(second.address, { token: AGENT_TOKEN });
-        agents.push(agent);
+        testAgents.track(agent);
         await agent.connect(helloFor('agent-1', ['ops-restart']));
         await agent.report({
           operationId: received.operation?.id,
