@@ -1,8 +1,9 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // Tests that need a real Kubernetes cluster: they share one, started by the `cluster` project's
-// global setup, so a run of unit tests alone neither waits for nor needs the cluster binaries. Any
-// test may still start a cluster of its own with `startCluster` (test/cluster/index.ts).
+// global setup, so a run of unit tests alone does not wait for it. Any test may still start a cluster
+// of its own with `startCluster` (test/cluster/index.ts); a few unit tests use other binaries of the
+// cluster build (grpcurl), and fail saying how to build them when they are missing.
 const clusterTests = ['test/cluster/**/*.test.ts', 'test/**/*.cluster.test.ts'];
 
 export default defineConfig({
