@@ -18,4 +18,6 @@ Options:
 
 Exit status: 0 success, 1 invalid config (or the port or database cannot be used), 2 usage error.
 Tokens are configured by hash: printf %s "$TOKEN" | sha256sum gives the hex after "sha256:".
-Config reference: docs/cloudctl-configuration.md`;
+Config reference: docs/cloudctl-configuration.md
+HTTP API: Swagger 2.0 at /v2/api-docs; /health, /ready and /metrics need no token; every other
+route takes Authorization: Bearer <a user's token>.`;
