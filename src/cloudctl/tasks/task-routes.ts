@@ -15,10 +15,11 @@ export interface TaskRouteDeps {
   ownerId: string;
 }
 
-async function mayRead(task: StoredTask, user: Principal, guard: AccountGuard): Promise<boolean> {
-  if (user.admin) return true;
+/** Whether the user may read a task: admins always, others when they may read all its accounts. */
+async function readerOf(user: Principal, guard: AccountGuard): Promise<(task: StoredTask) => boolean> {
+  if (user.admin) return () => true;
   const visible = new Set((await guard.visible(user)).map((a) => a.name));
-  return task.accounts.every((account) => visible.has(account));
+  return (task) => task.accounts.every((account) => visible.has(account));
 }
 
 export function taskRoutes(deps: TaskRouteDeps): Route[] {
@@ -33,7 +34,7 @@ export function taskRoutes(deps: TaskRouteDeps): Route[] {
       handler: async ({ params, user }) => {
         const task = await deps.store.tasks.get(params.id);
         // A task the user may not read is as good as absent: its id reveals nothing.
-        if (task === undefined || !(await mayRead(task, user, deps.guard))) {
+        if (task === undefined || !(await readerOf(user, deps.guard))(task)) {
           throw new HttpError('NOT_FOUND', `Task not found (id: ${params.id})`);
         }
         return taskView(task, deps.ownerId);
@@ -50,11 +51,9 @@ export function taskRoutes(deps: TaskRouteDeps): Route[] {
         response: { 200: z.array(taskSchema) },
       },
       handler: async ({ query, user }) => {
+        const mayRead = await readerOf(user, deps.guard);
         const tasks = await deps.store.tasks.recent(query.limit);
-        const readable = [];
-        for (const task of tasks)
-          if (await mayRead(task, user, deps.guard)) readable.push(taskView(task, deps.ownerId));
-        return readable;
+        return tasks.filter(mayRead).map((task) => taskView(task, deps.ownerId));
       },
     }),
   ];

@@ -428,6 +428,30 @@ describe('what POST /ops refuses', () => {
     expect(answer.body.message).toMatch(/^query parameter clientRequestId: /);
   });
 
+  it('shows a task only to users who may read its accounts, in GET /task/{id} and GET /task', async () => {
+    const agent = await connectedAgent(cp.address, ['ops-visible']);
+    const first = await ops.post('/ops/scaleManifest', {
+      account: 'ops-visible',
+      manifestName: 'deployment a',
+      location: 'default',
+      replicas: 1,
+    });
+    await succeedNext(agent);
+    const second = await ops.post('/ops/scaleManifest', {
+      account: 'ops-visible',
+      manifestName: 'deployment b',
+      location: 'default',
+      replicas: 1,
+    });
+    await succeedNext(agent, {}, 1);
+    const newest = await apiClient(cp.url, USERS.dev.token).get('/task?limit=2');
+    expect(newest.status).toBe(200);
+    expect(newest.body.map((t: { id: string }) => t.id)).toEqual([second.body.id, first.body.id]);
+    const nobody = apiClient(cp.url, USERS.nobody.token);
+    expect((await nobody.get('/task')).body).toEqual([]);
+    expect((await nobody.get(`/task/${first.body.id}`)).status).toBe(404);
+  });
+
   it('answers 404 for a task that does not exist', async () => {
     const answer = await ops.get('/task/no-such-task');
     expect(answer.status).toBe(404);
