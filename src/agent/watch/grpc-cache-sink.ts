@@ -114,6 +114,9 @@ export class GrpcCacheSink implements CacheSink {
     maxAgeMs: number,
     _signal: AbortSignal,
   ): Promise<Map<string, ResumePoint>> {
+    // `maxResumableResourceAgeMs: 0` asks, in the spec's words, for versions "not older than" 0 ms:
+    // there are none, and every scope lists. On the wire 0 means "no age limit", so 0 is not sent.
+    if (maxAgeMs === 0) return new Map();
     const client = this.#connection.cachingClient();
     if (client === undefined) throw new NotConnectedError();
     const metadata = await this.#connection.callMetadata();

@@ -73,7 +73,8 @@ function accountShape() {
       type: 'map or list',
     }),
     maxResumableResourceAgeMs: setting(nonNegativeInt().default(300_000), {
-      description: 'resume a watch from a stored resourceVersion not older than this, instead of listing',
+      description:
+        'resume a watch without listing from the resourceVersion the control plane stored, if not older than this; 0 resumes nothing: every watch starts with a list',
     }),
   };
 }
