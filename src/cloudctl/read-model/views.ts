@@ -28,8 +28,9 @@ export function appendTo<T>(lists: Record<string, T[]>, key: string, value: T): 
 export const fullName = (o: { spinnakerKind: string; name: string }) => `${o.spinnakerKind} ${o.name}`;
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const byName = <T extends { account: string; namespace: string; name: string }>(a: T, b: T) =>
-  compare(a.account, b.account) || compare(a.namespace, b.namespace) || compare(a.name, b.name);
+/** Order of answers: account, namespace, then "<kind> <name>". */
+const byName = (a: IndexedObject, b: IndexedObject) =>
+  compare(a.account, b.account) || compare(a.namespace, b.namespace) || compare(fullName(a), fullName(b));
 
 export function monikerOf(o: IndexedObject): Moniker | null {
   if (o.application === null) return null;
