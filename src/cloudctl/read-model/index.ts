@@ -8,6 +8,7 @@ import { instanceRoutes } from './instance-routes.ts';
 import type { ReadRouteDeps } from './route-deps.ts';
 import { searchRoutes } from './search-routes.ts';
 import { securityGroupRoutes } from './security-group-routes.ts';
+import { targetRoutes } from './target-routes.ts';
 
 export { indexObject, type ObjectIndex, type Role, selects } from './object-mapping.ts';
 export { ReadIndex } from './read-index.ts';
@@ -20,6 +21,7 @@ export function readModelRoutes(deps: ReadRouteDeps): Route[] {
   return [
     ...applicationRoutes(deps),
     ...clusterRoutes(deps),
+    ...targetRoutes(deps),
     ...instanceRoutes(deps),
     ...securityGroupRoutes(deps),
     ...searchRoutes(deps),

@@ -62,6 +62,8 @@ export const objectSummarySchema = z.object({
   desired: z.int().optional(),
   /** Server groups: the pod template's labels, which Services select. */
   templateLabels: z.record(z.string(), z.string()).optional(),
+  /** Server groups: the pod template's container images, in order. */
+  images: z.array(z.string()).optional(),
   /** Instances: the pod's phase and whether its Ready condition is true. */
   phase: z.string().optional(),
   ready: z.boolean().optional(),
@@ -197,7 +199,12 @@ function summaryOf(role: Role, kind: string, object: Record<string, unknown>): O
     case 'serverGroup': {
       const desired =
         kind === 'DaemonSet' ? (count(status.desiredNumberScheduled) ?? 0) : (count(spec.replicas) ?? 1);
-      return { desired, templateLabels: stringMap(record(record(spec.template).metadata).labels) };
+      const template = record(spec.template);
+      const containers = record(template.spec).containers;
+      const images = (Array.isArray(containers) ? containers : [])
+        .map((c) => text(record(c).image))
+        .filter((image): image is string => image !== null);
+      return { desired, templateLabels: stringMap(record(template.metadata).labels), images };
     }
     case 'instance': {
       const conditions = (Array.isArray(status.conditions) ? status.conditions : []).filter(isRecord);

@@ -94,7 +94,16 @@ describe('figures and selectors', () => {
     expect(indexObject(id('apps', 'ReplicaSet', 'a'), rs).summary).toEqual({
       desired: 3,
       templateLabels: { app: 'a' },
+      images: [],
     });
+    const withImages = body(
+      { name: 'a' },
+      { spec: { template: { spec: { containers: [{ image: 'web:2' }, { image: 'proxy:1' }] } } } },
+    );
+    expect(indexObject(id('apps', 'ReplicaSet', 'a'), withImages).summary.images).toEqual([
+      'web:2',
+      'proxy:1',
+    ]);
     expect(
       indexObject(id('apps', 'StatefulSet', 'a'), body({ name: 'a' }, { spec: {} })).summary.desired,
     ).toBe(1);

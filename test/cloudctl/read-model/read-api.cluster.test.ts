@@ -265,6 +265,21 @@ describe('the read model over a real agent and cluster', () => {
     expect(rawNames).not.toContain('configMap loose');
   });
 
+  it("finds a cluster's server group by dynamic target, and its image", async () => {
+    const [rs] = await replicaSetsOf('web');
+    const base = `/applications/shop/clusters/${ACCOUNT}/${enc('deployment web')}/orchestrator/${NS}/serverGroups/target`;
+    const newest = await dev.get(`${base}/current_asg_dynamic`);
+    expect(newest.status).toBe(200);
+    expect(newest.body.name).toBe(`replicaSet ${rs?.metadata.name}`);
+    expect((await dev.get(`${base}/ancestor_asg_dynamic`)).status).toBe(404);
+    expect((await dev.get(`${base}/newest/image`)).body).toEqual({
+      serverGroupName: `replicaSet ${rs?.metadata.name}`,
+      imageId: 'registry.example/web:1',
+      imageName: 'registry.example/web:1',
+      images: ['registry.example/web:1'],
+    });
+  });
+
   it('answers instances, load balancers, security groups and search from the same objects', async () => {
     const pods = await list(`/api/v1/namespaces/${NS}/pods`);
     const pod = pods.find((p) => p.metadata.name.startsWith('web-'));
