@@ -8,6 +8,7 @@ import type { CliIo } from './cli/cli-io.ts';
 import { type AccountConfig, type LoadedConfig, parseAccount } from './config/index.ts';
 import { ControlPlaneConnection, identityFromEnv, type Registration } from './connection/index.ts';
 import {
+  causeOf,
   createAgentMetrics,
   createLogger,
   defaultContextSources,
@@ -16,6 +17,7 @@ import {
   startHealthServer,
   startMetricsServer,
   startPprofServer,
+  watchObserver,
 } from './observability/index.ts';
 import { HANDLERS, OperationExecutor, OperationJournal } from './operations/index.ts';
 import { GrpcCacheSink } from './watch/grpc-cache-sink.ts';
@@ -74,7 +76,10 @@ export async function runAgent(
   const now = () => new Date();
   const registry = new Registry();
   const watches = new WatchRegistry(now);
-  const metrics = createAgentMetrics(registry, { activeWatches: () => watches.active() });
+  const metrics = createAgentMetrics(registry, {
+    activeWatches: () => watches.active(),
+    lastEvents: () => watches.lastEvents(),
+  });
   const accounts = new AccountRegistry(now);
   const clusters = new AccountClusters({
     config,
@@ -131,9 +136,9 @@ export async function runAgent(
       metrics.eventsSent.inc({ account }, events);
       metrics.eventBytesSent.inc({ account }, bytes);
     },
-    onListDuration: (seconds) => metrics.listDuration.observe(seconds),
+    observer: watchObserver(metrics, log),
     onQueueDepth: (depth) => metrics.schedulerQueueDepth.set(depth),
-    onError: (context, error) => log.warn({ context, err: error }, 'watch problem; retrying'),
+    onError: (context, error) => log.warn({ context, cause: causeOf(error) }, 'watch problem; retrying'),
     onForbidden: (scope, message) =>
       log.warn(
         {

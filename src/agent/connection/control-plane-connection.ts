@@ -14,7 +14,13 @@ import {
   type OperationResultsClient,
 } from '../../proto/index.ts';
 import type { AgentConfig } from '../config/index.ts';
-import type { AgentMetrics, ConnectionStateName, HealthCheck, Log } from '../observability/index.ts';
+import {
+  type AgentMetrics,
+  type ConnectionStateName,
+  causeOf,
+  type HealthCheck,
+  type Log,
+} from '../observability/index.ts';
 import type { Operation, OperationResult } from '../operations/index.ts';
 import { type ChannelPlan, channelPlan } from './channel-options.ts';
 import { ConnectionState, type StateListener } from './connection-state.ts';
@@ -73,6 +79,11 @@ export class ControlPlaneConnection {
   #resultsClient: OperationResultsClient | undefined;
   #cachingClient: CachingClient | undefined;
   #session: Session | undefined;
+  /**
+   * The reason and detail of the last failed attempt, until a session registers: the same failure
+   * again is logged at DEBUG, so an outage of the control plane is one WARN line, not one per retry.
+   */
+  #failing: string | undefined;
 
   constructor(options: ControlPlaneConnectionOptions) {
     this.#options = options;
@@ -209,7 +220,7 @@ export class ControlPlaneConnection {
       registration = await this.#options.registration();
     } catch (error) {
       if (this.#stopped()) return;
-      this.#log.error({ err: error }, 'cannot prepare the session');
+      this.#log.error({ cause: causeOf(error) }, 'cannot prepare the session');
       this.#scheduleReconnect();
       return;
     }
@@ -254,6 +265,7 @@ export class ControlPlaneConnection {
     this.#state.to('connected');
     this.#options.metrics.connects.inc();
     this.#backoff.reset();
+    this.#failing = undefined;
     this.#log.info({ sessionId: info.sessionId }, 'session registered with the control plane');
     for (const [account, { state, message }] of this.#accountStatus) {
       session.send({ accountStatus: { account, state, message } });
@@ -287,7 +299,10 @@ export class ControlPlaneConnection {
     } else if (end.registered) {
       this.#log.warn(fields, 'session with the control plane ended');
     } else {
-      this.#log.warn(fields, 'cannot open a session with the control plane');
+      const failure = `${end.reason}\u0000${end.detail}`;
+      if (failure === this.#failing) this.#log.debug(fields, 'cannot open a session with the control plane');
+      else this.#log.warn(fields, 'cannot open a session with the control plane');
+      this.#failing = failure;
     }
     this.#scheduleReconnect();
   }
@@ -296,7 +311,10 @@ export class ControlPlaneConnection {
     this.#closeChannel();
     this.#state.to('backoff');
     const delayMs = this.#backoff.runOnce();
-    this.#log.info({ retryInMs: Math.round(delayMs) }, 'reconnecting to the control plane');
+    const fields = { retryInMs: Math.round(delayMs) };
+    // Retries of a failure already reported say nothing new: DEBUG, like the failures themselves.
+    if (this.#failing === undefined) this.#log.info(fields, 'reconnecting to the control plane');
+    else this.#log.debug(fields, 'reconnecting to the control plane');
   }
 
   #receiveOperation(operation: Operation__Output): void {

@@ -11,7 +11,7 @@
 
 import { status } from '@grpc/grpc-js';
 import type { OperationResult as OperationResultMessage } from '../../proto/index.ts';
-import type { Log } from '../observability/index.ts';
+import { causeOf, type Log } from '../observability/index.ts';
 
 export interface ResultOutboxOptions {
   enabled: boolean;
@@ -153,7 +153,7 @@ export class ResultOutbox {
         }
         retriesLeft--;
         this.#options.logger.warn(
-          { operationId: id, retriesLeft, retryInMs: backOffMs, err: error },
+          { operationId: id, retriesLeft, retryInMs: backOffMs, cause: causeOf(error) },
           'operation result not delivered; retrying',
         );
         await this.#sleep(backOffMs);

@@ -5,7 +5,7 @@
 
 import { execFile } from 'node:child_process';
 import { Backoff } from '../../lib/backoff.ts';
-import type { Log } from '../observability/index.ts';
+import { causeOf, type Log } from '../observability/index.ts';
 import { ConnectionError } from './connection-error.ts';
 import type { CloudctlSettings } from './credentials.ts';
 
@@ -133,7 +133,7 @@ export class TokenSource {
       if (this.#stopped) return;
       const delay = this.#retry.runOnce();
       this.#logger.error(
-        { err: error, retryInMs: Math.round(delay) },
+        { cause: causeOf(error), retryInMs: Math.round(delay) },
         'cloudctl.auth.tokenCommand failed; the previous token stays in use until it succeeds',
       );
     }

@@ -3,6 +3,7 @@
 // process and Node.js metrics.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { registerDefaultMetrics } from '../../lib/default-metrics.ts';
+import type { LastEvent } from '../watch/index.ts';
 
 export const CONNECTION_STATES = ['idle', 'connecting', 'connected', 'backoff', 'stopped'] as const;
 export type ConnectionStateName = (typeof CONNECTION_STATES)[number];
@@ -10,6 +11,8 @@ export type ConnectionStateName = (typeof CONNECTION_STATES)[number];
 export interface MetricSources {
   /** Read at scrape time, so the gauge cannot drift from the watch registry. */
   activeWatches: () => number;
+  /** The last event of every watch scope that has had one, read at scrape time like the above. */
+  lastEvents: () => LastEvent[];
 }
 
 export function createAgentMetrics(registry: Registry, sources: MetricSources) {
@@ -81,6 +84,47 @@ export function createAgentMetrics(registry: Registry, sources: MetricSources) {
       name: 'orch_agent_list_duration_seconds',
       help: 'Duration of full (paginated) lists of one kind in one namespace scope.',
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    }),
+    watchLists: new Counter({
+      name: 'orch_agent_watch_lists_total',
+      help: 'Lists of one watch scope sent as a snapshot, by reason: start (first list), 410 (resourceVersion compacted away), error (a refusal or failure a retry from the last version cannot mend).',
+      labelNames: ['account', 'reason'],
+      registers,
+    }),
+    watchResumes: new Counter({
+      name: 'orch_agent_watch_resumes_total',
+      help: 'Watch scopes started from the resourceVersion the control plane remembered, without a list.',
+      labelNames: ['account'],
+      registers,
+    }),
+    watchRestarts: new Counter({
+      name: 'orch_agent_watch_restarts_total',
+      help: 'Watches opened again after the previous one ended, by why it ended: closed (the server ended it, e.g. its timeout), error, 410.',
+      labelNames: ['account', 'reason'],
+      registers,
+    }),
+    watchLastEvent: new Gauge({
+      name: 'orch_agent_watch_last_event_timestamp_seconds',
+      help: 'Unix time of the last object event a watch scope received; scopes without one since the agent started have no sample.',
+      labelNames: ['account', 'kind', 'namespace'],
+      registers,
+      collect() {
+        this.reset();
+        for (const { account, kind, namespace, epochMs } of sources.lastEvents()) {
+          this.set({ account, kind, namespace }, epochMs / 1000);
+        }
+      },
+    }),
+    uplinkBatchesInFlight: new Gauge({
+      name: 'orch_agent_uplink_batches_in_flight',
+      help: 'Batches of cache events taken from the buffer and not yet acknowledged by the control plane, retries included.',
+      registers,
+    }),
+    uplinkAckDuration: new Histogram({
+      name: 'orch_agent_uplink_ack_duration_seconds',
+      help: 'Time from sending a batch of cache events to its acknowledgement by the control plane, retries included.',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers,
     }),
     schedulerQueueDepth: new Gauge({

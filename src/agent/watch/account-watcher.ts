@@ -8,6 +8,7 @@ import type { CoalescingBuffer } from './coalescing-buffer.ts';
 import { isPlatformManaged } from './platform-managed.ts';
 import { ScopeWatcher, type ScopeWatcherOptions } from './scope-watcher.ts';
 import type { TaskBudget } from './task-budget.ts';
+import type { WatchObserver } from './watch-observer.ts';
 import type { WatchRegistry } from './watch-registry.ts';
 import { syntheticObjects, type WatchTarget, watchTargets } from './watch-targets.ts';
 
@@ -18,7 +19,8 @@ export interface AccountWatcherOptions {
   registry: WatchRegistry;
   resume: Map<string, ResumePoint>;
   backoff: ScopeWatcherOptions['backoff'];
-  onListDuration?: (seconds: number) => void;
+  observer: WatchObserver;
+  /** Refreshing discovery after CRD changes failed (scopes report their own failures to the observer). */
   onError?: (scope: WatchScope, error: unknown) => void;
   onForbidden?: (scope: WatchScope, message: string) => void;
   /** CRD changes are collected this long before discovery is refreshed. */
@@ -146,8 +148,7 @@ export class AccountWatcher {
       ...(target.fieldSelector === undefined ? {} : { fieldSelector: target.fieldSelector }),
       ...(this.#o.cluster.account.onlyPlatformManaged ? { accept: isPlatformManaged } : {}),
       ...(isCrds ? { onEvent: () => this.#crdChanged() } : {}),
-      ...(this.#o.onListDuration === undefined ? {} : { onListDuration: this.#o.onListDuration }),
-      onError: (error) => this.#o.onError?.(scope, error),
+      observer: this.#o.observer,
       onForbidden: (message) => {
         // Nothing to sync that the account may see: readiness must not wait for it.
         this.#synced.add(key);

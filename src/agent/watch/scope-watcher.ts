@@ -7,6 +7,8 @@
 //   - a watch that ends normally is restarted from the last resourceVersion seen, without a list;
 //   - 410 Gone (the version was compacted away) means our place in history is lost: list again;
 //   - any other failure waits out an exponential backoff, then retries from the last version;
+//   - every list, resume, restart and failure is told to the observer with its reason, and every
+//     event and bookmark moves the scope's entry in the registry (the `/watches` view);
 //   - when stopped, `finalBookmark` says how far the buffer got past the last recorded version, so a
 //     graceful stop can record it and the next agent resumes there instead of replaying (or, when the
 //     old version has been compacted meanwhile, relisting).
@@ -22,6 +24,7 @@ import { KubeApiError, resourcePath } from '../kube/index.ts';
 import type { CacheItem, WatchScope } from './cache-item.ts';
 import type { CoalescingBuffer } from './coalescing-buffer.ts';
 import type { TaskBudget } from './task-budget.ts';
+import type { ListReason, RestartReason, WatchObserver } from './watch-observer.ts';
 import type { WatchRegistry } from './watch-registry.ts';
 
 export const LIST_PAGE_SIZE = 500;
@@ -45,8 +48,7 @@ export interface ScopeWatcherOptions {
   accept?: (object: Record<string, unknown>) => boolean;
   /** Called for every object event, e.g. to notice CRDs created at run time. */
   onEvent?: (type: string, object: Record<string, unknown>) => void;
-  onListDuration?: (seconds: number) => void;
-  onError?: (error: unknown, state: string) => void;
+  observer: WatchObserver;
   /**
    * The account may not list or watch this kind (RBAC): called once when that starts, with the API
    * server's message. The scope then checks again every `forbiddenRecheckMs`.
@@ -69,6 +71,8 @@ export class ScopeWatcher {
   #buffered: string | undefined;
   /** The version of the last snapshot end or bookmark put in the buffer: what the control plane records. */
   #recorded: string | undefined;
+  /** The cause of the last failure told to the observer, until the scope recovers. */
+  #failure: string | undefined;
 
   constructor(options: ScopeWatcherOptions) {
     this.#o = options;
@@ -96,6 +100,8 @@ export class ScopeWatcher {
     await this.#o.buffer.put({ type: 'bookmark', scope: this.#o.scope, resourceVersion }, signal);
     this.#buffered = resourceVersion;
     this.#recorded = resourceVersion;
+    const { account, kind, namespace } = this.#o.scope;
+    this.#o.registry.bookmark(account, kind, namespace, resourceVersion);
   }
 
   #update(state: 'listing' | 'watching' | 'backoff' | 'forbidden' | 'stopped', lastError?: string) {
@@ -135,7 +141,7 @@ export class ScopeWatcher {
   }
 
   /** A paginated list sent as a snapshot; returns the list's resourceVersion. */
-  async #list(signal: AbortSignal): Promise<string> {
+  async #list(reason: ListReason, signal: AbortSignal): Promise<string> {
     this.#update('listing');
     const started = performance.now();
     const { http, resource, scope, buffer } = this.#o;
@@ -144,6 +150,7 @@ export class ScopeWatcher {
     await buffer.put({ type: 'snapshotBegin', scope, snapshotId }, signal);
     let next: string | undefined;
     let listVersion = '';
+    let objects = 0;
     do {
       const page = await http.request({
         verb: 'list',
@@ -158,12 +165,14 @@ export class ScopeWatcher {
       next = typeof meta.continue === 'string' && meta.continue !== '' ? meta.continue : undefined;
       for (const item of Array.isArray(body.items) ? body.items.filter(isRecord) : []) {
         await buffer.put(this.#event('ADDED', item, snapshotId), signal);
+        objects++;
       }
     } while (next !== undefined);
     await buffer.put({ type: 'snapshotEnd', scope, snapshotId, resourceVersion: listVersion }, signal);
     this.#buffered = listVersion;
     this.#recorded = listVersion;
-    this.#o.onListDuration?.((performance.now() - started) / 1000);
+    this.#failure = undefined;
+    this.#o.observer.listed(scope, reason, objects, (performance.now() - started) / 1000);
     return listVersion;
   }
 
@@ -182,8 +191,11 @@ export class ScopeWatcher {
       },
       signal,
     );
+    const { account, kind, namespace } = scope;
     let count = 0;
     for await (const event of events) {
+      // The watch is open and answering: a later failure is news again.
+      this.#failure = undefined;
       if (event.type === 'ERROR') {
         const code = event.object.code;
         if (code === 410) throw new Gone(String(event.object.message ?? 'resourceVersion too old'));
@@ -198,45 +210,54 @@ export class ScopeWatcher {
       this.#o.onEvent?.(event.type, event.object);
       await buffer.put(this.#event(event.type, event.object, ''), signal);
       if (typeof rv === 'string') this.#buffered = rv;
+      this.#o.registry.event(account, kind, namespace, typeof rv === 'string' ? rv : '');
       count++;
     }
     // A normal end of the watch: remember where we are, so a resume starts here.
     if (count > 0 && this.#resourceVersion !== undefined) await this.#mark(this.#resourceVersion, signal);
-    const { account, kind, namespace } = scope;
-    this.#o.registry.update(account, kind, namespace, { events: count });
   }
 
   async run(signal: AbortSignal): Promise<void> {
-    const { backoff: settings, budget, scope } = this.#o;
-    let needList = this.#resourceVersion === undefined;
+    const { backoff: settings, budget, scope, observer } = this.#o;
+    // Why the next list is needed; undefined while the watch can go on from the last version.
+    let listReason: ListReason | undefined = this.#resourceVersion === undefined ? 'start' : undefined;
+    // Why the previous watch ended; undefined until a watch has been opened once.
+    let restartReason: RestartReason | undefined;
     let listed = false;
     let wake: () => void = () => undefined;
     let forbidden = false;
     const backoff = new Backoff(() => wake(), settings);
+    if (listReason === undefined) observer.resumed(scope, this.#resourceVersion ?? '');
     try {
       while (!signal.aborted) {
+        let stage: 'list' | 'watch' = 'list';
         try {
-          if (needList) {
-            const list = () => this.#list(signal);
+          if (listReason !== undefined) {
+            const list = () => this.#list(listReason ?? 'start', signal);
             this.#resourceVersion =
               !listed || this.#o.budgetEveryList
                 ? await budget.run(scope.account, list, signal)
                 : await list();
             listed = true;
-            needList = false;
+            listReason = undefined;
           }
           forbidden = false;
+          stage = 'watch';
+          if (restartReason !== undefined) observer.restarted(scope, restartReason);
+          restartReason = 'closed';
           await this.#watch(signal);
           backoff.reset();
         } catch (error) {
           if (signal.aborted) break;
+          // A failed list keeps the reason it was needed for; a failed watch is restarted.
+          if (stage === 'watch') restartReason = 'error';
           if (error instanceof KubeApiError && error.status === 403) {
             // Least-privilege RBAC is normal: say so once, and look again now and then (RBAC can be
             // granted later) instead of hammering the API server with refused requests.
             this.#update('forbidden', error.message);
             if (!forbidden) this.#o.onForbidden?.(error.message);
             forbidden = true;
-            needList = true;
+            listReason ??= 'error';
             await sleep(this.#o.forbiddenRecheckMs ?? FORBIDDEN_RECHECK_MS, undefined, { signal }).catch(
               () => undefined,
             );
@@ -244,11 +265,14 @@ export class ScopeWatcher {
           }
           if (error instanceof Gone || (error instanceof KubeApiError && error.status === 410)) {
             // Our place in history is gone: start over from a fresh list, at once.
-            needList = true;
+            listReason = '410';
+            if (stage === 'watch') restartReason = '410';
             continue;
           }
-          this.#update('backoff', error instanceof Error ? error.message : String(error));
-          this.#o.onError?.(error, needList ? 'list' : 'watch');
+          const message = error instanceof Error ? error.message : String(error);
+          this.#update('backoff', message);
+          observer.failed(scope, stage, error, message === this.#failure);
+          this.#failure = message;
           await untilWokenOrAborted((w) => {
             wake = w;
             backoff.runOnce();

@@ -10,6 +10,7 @@ import { AccountWatcher } from './account-watcher.ts';
 import { type CacheItem, type CacheSink, scopeKey, type WatchScope } from './cache-item.ts';
 import { CoalescingBuffer } from './coalescing-buffer.ts';
 import { TaskBudget } from './task-budget.ts';
+import type { WatchObserver } from './watch-observer.ts';
 import type { WatchRegistry } from './watch-registry.ts';
 
 export const BATCH_SIZE = 500;
@@ -23,7 +24,7 @@ export interface WatchManagerDeps {
   registry: WatchRegistry;
   clusterFor: (account: string) => AccountCluster | undefined;
   onSent?: (account: string, events: number, bytes: number) => void;
-  onListDuration?: (seconds: number) => void;
+  observer: WatchObserver;
   onQueueDepth?: (depth: number) => void;
   onError?: (context: string, error: unknown) => void;
   onForbidden?: (scope: WatchScope, message: string) => void;
@@ -98,9 +99,9 @@ export class WatchManager {
       registry: this.#deps.registry,
       resume,
       backoff,
-      ...(this.#deps.onListDuration ? { onListDuration: this.#deps.onListDuration } : {}),
+      observer: this.#deps.observer,
       onError: (scope: WatchScope, error) =>
-        this.#deps.onError?.(`${scope.account} ${scope.kind} ${scope.namespace}`, error),
+        this.#deps.onError?.(`refreshing discovery of ${scope.account}`, error),
       ...(this.#deps.onForbidden === undefined ? {} : { onForbidden: this.#deps.onForbidden }),
     });
     this.#accounts.set(name, watcher);
@@ -125,20 +126,27 @@ export class WatchManager {
       // while a batch is between the two.
       const batch: CacheItem[] = this.buffer.takeNow(BATCH_SIZE);
       this.#publishing = true;
+      // In flight from here until acknowledged, retries included: a batch waiting for the control
+      // plane to come back is one the agent still owes it.
+      const { observer } = this.#deps;
+      observer.inFlight(1);
+      const sent = performance.now();
       for (let attempt = 0; !signal.aborted; attempt++) {
         try {
           await this.#deps.sink.publish(batch, signal);
+          observer.acknowledged((performance.now() - sent) / 1000);
           this.#count(batch);
           this.#delivered(batch);
           break;
         } catch (error) {
           if (signal.aborted) break;
-          this.#deps.onError?.('publishing cache events', error);
+          observer.publishFailed(error, attempt > 0);
           await sleep(Math.min(30_000, 500 * 2 ** Math.min(attempt, 6)), undefined, { signal }).catch(
             () => undefined,
           );
         }
       }
+      observer.inFlight(0);
       this.#publishing = false;
     }
   }

@@ -1,5 +1,7 @@
-// The watches the agent runs, one per (account, kind, namespace), with their state and the last
-// resourceVersion seen. Holds no objects. The admin view `/watches` and the metrics read it.
+// The watches the agent runs, one per (account, kind, namespace), with their state, the last
+// resourceVersion seen and how many events they have received. Holds no objects. The admin view
+// `/watches` and the metrics read it; the watches write every event and bookmark to it, so what it
+// shows is where each watch is now, not where it was when it last listed.
 
 export type WatchState = 'listing' | 'watching' | 'backoff' | 'forbidden' | 'stopped';
 
@@ -8,17 +10,34 @@ export interface WatchStatus {
   kind: string;
   namespace: string;
   state: WatchState;
+  /** The last resourceVersion seen: of a list, an event or a bookmark. */
   resourceVersion: string;
+  /** Object events (added, modified, deleted) received from watches since the scope started. */
   events: number;
+  /** When the last of those events arrived; absent until the first. */
+  lastEventAt?: string;
   since: string;
   lastError?: string;
+}
+
+/** The time of a scope's last event, for the metrics. */
+export interface LastEvent {
+  account: string;
+  kind: string;
+  namespace: string;
+  epochMs: number;
+}
+
+interface Entry extends Omit<WatchStatus, 'lastEventAt'> {
+  /** Kept as a number: it changes on every event, and only the views need a string. */
+  lastEventMs?: number;
 }
 
 const keyOf = (account: string, kind: string, namespace: string) =>
   `${account}\u0000${kind}\u0000${namespace}`;
 
 export class WatchRegistry {
-  readonly #watches = new Map<string, WatchStatus>();
+  readonly #watches = new Map<string, Entry>();
   readonly #now: () => Date;
 
   constructor(now: () => Date) {
@@ -29,7 +48,7 @@ export class WatchRegistry {
     account: string,
     kind: string,
     namespace: string,
-    change: Partial<Omit<WatchStatus, 'account' | 'kind' | 'namespace'>>,
+    change: Partial<Pick<WatchStatus, 'state' | 'resourceVersion' | 'lastError'>>,
   ) {
     const key = keyOf(account, kind, namespace);
     const previous = this.#watches.get(key);
@@ -45,6 +64,21 @@ export class WatchRegistry {
       ...change,
       since: stateChanged || previous === undefined ? this.#now().toISOString() : previous.since,
     });
+  }
+
+  /** An object event arrived at `resourceVersion`. Updates in place: this runs for every event. */
+  event(account: string, kind: string, namespace: string, resourceVersion: string): void {
+    const entry = this.#watches.get(keyOf(account, kind, namespace));
+    if (entry === undefined) return;
+    entry.events++;
+    entry.lastEventMs = this.#now().getTime();
+    if (resourceVersion !== '') entry.resourceVersion = resourceVersion;
+  }
+
+  /** A bookmark moved the scope to `resourceVersion` without an object event. */
+  bookmark(account: string, kind: string, namespace: string, resourceVersion: string): void {
+    const entry = this.#watches.get(keyOf(account, kind, namespace));
+    if (entry !== undefined && resourceVersion !== '') entry.resourceVersion = resourceVersion;
   }
 
   remove(account: string, kind?: string, namespace?: string): void {
@@ -65,12 +99,25 @@ export class WatchRegistry {
     return n;
   }
 
+  /** The time of the last event of every scope that has had one. */
+  lastEvents(): LastEvent[] {
+    const out: LastEvent[] = [];
+    for (const { account, kind, namespace, lastEventMs } of this.#watches.values()) {
+      if (lastEventMs !== undefined) out.push({ account, kind, namespace, epochMs: lastEventMs });
+    }
+    return out;
+  }
+
   list(): WatchStatus[] {
-    return [...this.#watches.values()].sort(
-      (a, b) =>
-        a.account.localeCompare(b.account) ||
-        a.kind.localeCompare(b.kind) ||
-        a.namespace.localeCompare(b.namespace),
-    );
+    return [...this.#watches.values()]
+      .map(({ lastEventMs, ...status }) =>
+        lastEventMs === undefined ? status : { ...status, lastEventAt: new Date(lastEventMs).toISOString() },
+      )
+      .sort(
+        (a, b) =>
+          a.account.localeCompare(b.account) ||
+          a.kind.localeCompare(b.kind) ||
+          a.namespace.localeCompare(b.namespace),
+      );
   }
 }

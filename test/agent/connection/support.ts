@@ -54,7 +54,7 @@ export function connectionFor(
   const logs: LogLine[] = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
   const registry = new Registry();
-  const metrics = createAgentMetrics(registry, { activeWatches: () => 0 });
+  const metrics = createAgentMetrics(registry, { activeWatches: () => 0, lastEvents: () => [] });
   const operations: Operation[] = [];
   const connection = new ControlPlaneConnection({
     config,

@@ -21,7 +21,10 @@ function promcheck(binary: string, text: string): Promise<{ code: number; out: s
 
 describe('metrics server', async () => {
   const registry = new Registry();
-  const metrics = createAgentMetrics(registry, { activeWatches: () => 7 });
+  const metrics = createAgentMetrics(registry, {
+    activeWatches: () => 7,
+    lastEvents: () => [{ account: 'alpha', kind: 'Pod', namespace: 'web', epochMs: 1_700_000_000_500 }],
+  });
   setConnectionState(metrics, 'connected');
   metrics.connects.inc();
   metrics.kubernetesRequests.inc({ verb: 'list', code: '200' });
@@ -59,6 +62,7 @@ describe('metrics server', async () => {
       'orch_agent_kubernetes_requests_total{verb="list",code="200"} 1',
       'orch_agent_operations_total{type="deploy",result="succeeded"} 1',
       'orch_agent_operation_duration_seconds_bucket{le="0.5",type="deploy"} 1',
+      'orch_agent_watch_last_event_timestamp_seconds{account="alpha",kind="Pod",namespace="web"} 1700000000.5',
     ]) {
       expect(text).toContain(line);
     }
@@ -68,6 +72,11 @@ describe('metrics server', async () => {
       'orch_agent_event_bytes_sent_total',
       'orch_agent_list_duration_seconds',
       'orch_agent_scheduler_queue_depth',
+      'orch_agent_watch_lists_total',
+      'orch_agent_watch_resumes_total',
+      'orch_agent_watch_restarts_total',
+      'orch_agent_uplink_batches_in_flight',
+      'orch_agent_uplink_ack_duration_seconds',
       'process_resident_memory_bytes',
       'nodejs_eventloop_lag_seconds',
       'nodejs_active_resources',

@@ -7,12 +7,14 @@ import { AGENT_TOKEN, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { freePort } from '../../cluster/free-port.ts';
 import type { ApiClient, ApiResponse } from '../../cluster/index.ts';
 import { writeConfig } from '../config/config-fixture.ts';
-import { msUntil as pollUntil, startInProcessAgent } from '../in-process-agent.ts';
+import { type LogEntry, msUntil as pollUntil, startInProcessAgent } from '../in-process-agent.ts';
 
 export interface RunningAgent {
   runtime: AgentRuntime;
   healthPort: number;
   metricsPort: number;
+  /** The agent's JSON log lines so far, at `logLevel` (default fatal: none in practice). */
+  logs: LogEntry[];
   /** The SIGTERM path: resolves once runAgent has returned. */
   stop(): Promise<void>;
 }
@@ -24,18 +26,19 @@ export interface RunningAgent {
 export async function startAgent(
   cp: TestControlPlane,
   settings: Record<string, unknown>,
+  logLevel = 'fatal',
 ): Promise<RunningAgent> {
   const healthPort = await freePort();
   const metricsPort = await freePort();
   const config = {
-    logging: { format: 'json', level: 'fatal' },
+    logging: { format: 'json', level: logLevel },
     server: { host: '127.0.0.1', port: healthPort },
     telemetry: { enabled: true, port: metricsPort },
     cloudctl: { grpc: cp.address, insecure: true, auth: { token: AGENT_TOKEN } },
     ...settings,
   };
   const agent = await startInProcessAgent(config);
-  return { runtime: agent.runtime, healthPort, metricsPort, stop: () => agent.stop() };
+  return { runtime: agent.runtime, healthPort, metricsPort, logs: agent.logs, stop: () => agent.stop() };
 }
 
 /** Milliseconds until `probe` holds, polling every 50 ms; throws after `limitMs`. */

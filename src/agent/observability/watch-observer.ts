@@ -1,0 +1,52 @@
+// The watches' health as metrics and log lines: lists and resumes at INFO with their reason (and a
+// list's object count), the first failure of a scope or of the uplink at WARN as one line with its
+// cause, repeats of the same failure and routine watch restarts at DEBUG, so a long outage of the API
+// server or the control plane does not bury the log.
+import type { ListReason, RestartReason, WatchObserver, WatchScope } from '../watch/index.ts';
+import type { AgentMetrics } from './agent-metrics.ts';
+import { causeOf } from './log-cause.ts';
+import type { Log } from './logger.ts';
+
+const fieldsOf = (scope: WatchScope) => ({
+  account: scope.account,
+  kind: scope.group === '' ? scope.kind : `${scope.kind}.${scope.group}`,
+  namespace: scope.namespace === '' ? '(all)' : scope.namespace,
+});
+
+export function watchObserver(metrics: AgentMetrics, log: Log): WatchObserver {
+  return {
+    listed(scope: WatchScope, reason: ListReason, objects: number, seconds: number) {
+      metrics.watchLists.inc({ account: scope.account, reason });
+      metrics.listDuration.observe(seconds);
+      log.info(
+        { ...fieldsOf(scope), reason, objects, durationMs: Math.round(seconds * 1000) },
+        reason === 'start' ? 'watch listed' : 'watch relisted',
+      );
+    },
+    resumed(scope: WatchScope, resourceVersion: string) {
+      metrics.watchResumes.inc({ account: scope.account });
+      log.info({ ...fieldsOf(scope), reason: 'start', resourceVersion }, 'watch resumed without a list');
+    },
+    restarted(scope: WatchScope, reason: RestartReason) {
+      metrics.watchRestarts.inc({ account: scope.account, reason });
+      log.debug({ ...fieldsOf(scope), reason }, 'watch restarted');
+    },
+    failed(scope: WatchScope, stage: 'list' | 'watch', error: unknown, repeated: boolean) {
+      const fields = { ...fieldsOf(scope), stage, cause: causeOf(error) };
+      if (repeated) log.debug(fields, `${stage} failed again; retrying after a backoff`);
+      else log.warn(fields, `${stage} failed; retrying after a backoff`);
+    },
+    inFlight(batches: number) {
+      metrics.uplinkBatchesInFlight.set(batches);
+    },
+    acknowledged(seconds: number) {
+      metrics.uplinkAckDuration.observe(seconds);
+    },
+    publishFailed(error: unknown, repeated: boolean) {
+      const fields = { cause: causeOf(error) };
+      const message = 'cannot send cache events to the control plane; retrying';
+      if (repeated) log.debug(fields, message);
+      else log.warn(fields, message);
+    },
+  };
+}
