@@ -163,7 +163,7 @@ export async function runAgent(
       buffer: watch.buffer,
       onUnavailable: (message) => log.warn({ account: name }, message),
       onError: (error) =>
-        log.warn({ account: name, err: error }, 'pod metrics round failed; next round in 20 s'),
+        log.warn({ account: name, cause: causeOf(error) }, 'pod metrics round failed; next round in 20 s'),
     });
     podMetrics.set(name, poller);
     poller.start();
