@@ -5,6 +5,7 @@ import type { Route } from '../http/index.ts';
 import { applicationRoutes } from './application-routes.ts';
 import { clusterRoutes } from './cluster-routes.ts';
 import { instanceRoutes } from './instance-routes.ts';
+import { jobRoutes } from './job-routes.ts';
 import type { ReadRouteDeps } from './route-deps.ts';
 import { searchRoutes } from './search-routes.ts';
 import { securityGroupRoutes } from './security-group-routes.ts';
@@ -23,6 +24,7 @@ export function readModelRoutes(deps: ReadRouteDeps): Route[] {
     ...clusterRoutes(deps),
     ...targetRoutes(deps),
     ...instanceRoutes(deps),
+    ...jobRoutes(deps),
     ...securityGroupRoutes(deps),
     ...searchRoutes(deps),
   ];

@@ -2,6 +2,7 @@
 // the moniker, the role by kind, the controlling owner, selectors, and the status figures.
 import { describe, expect, it } from 'vitest';
 import { indexObject, selects } from '../../../src/cloudctl/read-model/index.ts';
+import { jobState } from '../../../src/cloudctl/read-model/job-routes.ts';
 import { healthState } from '../../../src/cloudctl/read-model/views.ts';
 
 const id = (group: string, kind: string, name: string, version = 'v1') => ({ group, version, kind, name });
@@ -173,6 +174,27 @@ describe('figures and selectors', () => {
     expect(
       selects({ matchLabels: {}, matchExpressions: [{ key: 'x', operator: 'Exists', values: [] }] }, labels),
     ).toBe(false);
+  });
+
+  it("reads a Job's counts and final condition into its state", () => {
+    const job = (status: Record<string, unknown>) =>
+      indexObject(id('batch', 'Job', 'j'), body({ name: 'j' }, { status })).summary;
+    const complete = job({
+      succeeded: 1,
+      completionTime: '2026-01-01T00:00:00Z',
+      conditions: [{ type: 'Complete', status: 'True' }],
+    });
+    expect(complete).toEqual({
+      active: 0,
+      succeeded: 1,
+      failed: 0,
+      completionTime: '2026-01-01T00:00:00Z',
+      jobCondition: 'Complete',
+    });
+    expect(jobState(complete)).toBe('Succeeded');
+    expect(jobState(job({ failed: 2, conditions: [{ type: 'Failed', status: 'True' }] }))).toBe('Failed');
+    expect(jobState(job({ active: 1 }))).toBe('Running');
+    expect(jobState(job({}))).toBe('Starting');
   });
 
   it('survives a body that is not JSON', () => {

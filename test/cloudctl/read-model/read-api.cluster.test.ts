@@ -100,7 +100,7 @@ beforeAll(async () => {
       `    - name: ${ACCOUNT}`,
       `      orchConfigFile: ${sharedCluster().kubeconfigPath}`,
       `      namespaces: [${NS}]`,
-      '      kinds: [deployment, replicaSet, statefulSet, daemonSet, pod, service, ingress, networkPolicy, configMap]',
+      '      kinds: [deployment, replicaSet, statefulSet, daemonSet, pod, service, ingress, networkPolicy, configMap, job]',
       '      permissions:\n        READ: [dev]\n        WRITE: [dev]',
       '',
     ].join('\n'),
@@ -160,6 +160,16 @@ beforeAll(async () => {
     kind: 'ConfigMap',
     metadata: { name: 'loose' },
     data: { a: '1' },
+  });
+  await create(`/apis/batch/v1/namespaces/${NS}/jobs`, {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'migrate', annotations: SHOP },
+    spec: {
+      template: {
+        spec: { restartPolicy: 'Never', containers: [{ name: 'm', image: 'registry.example/m:1' }] },
+      },
+    },
   });
   agent = startProcess('orch-agent', ['run', '--config', join(dir, 'agent.yaml')], {
     READ_E2E_AGENT_TOKEN: TOKENS.agent,
@@ -304,6 +314,24 @@ describe('the read model over a real agent and cluster', () => {
       'service web',
     ]);
   });
+
+  it("reports a Job's state as the API server's status has it", async () => {
+    await eventually(async () => {
+      const job = await cluster.request('GET', `/apis/batch/v1/namespaces/${NS}/jobs/migrate`);
+      const status = (
+        job.json as { status?: { conditions?: Array<{ type: string; status: string }>; active?: number } }
+      ).status;
+      const done = status?.conditions?.find(
+        (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+      );
+      const expected =
+        done?.type === 'Complete' ? 'Succeeded' : done?.type === 'Failed' ? 'Failed' : undefined;
+      expect(expected).toBeDefined();
+      const answer = await dev.get(`/applications/shop/jobs/${ACCOUNT}/${NS}/${enc('job migrate')}`);
+      expect(answer.body).toMatchObject({ id: 'job migrate', location: NS, jobState: expected });
+    });
+    expect((await dev.get(`/applications/shop/jobs/${ACCOUNT}/${NS}/nope`)).status).toBe(404);
+  }, 60_000);
 
   it('follows a scale, a Service deleted and a StatefulSet deleted', async () => {
     const scaled = await cluster.request('PATCH', `/apis/apps/v1/namespaces/${NS}/deployments/web/scale`, {
