@@ -70,6 +70,7 @@ export async function runAgent(
   for (const issue of loaded.issues) {
     const entry = { file: issue.file, line: issue.line, column: issue.column, key: issue.path };
     if (issue.severity === 'warning') log.warn(entry, issue.message);
+    else if (issue.severity === 'info') log.info(entry, issue.message);
     else log.debug(entry, issue.message);
   }
 

@@ -30,10 +30,9 @@ import { reconnectPolicy } from './reconnect-policy.ts';
 import { helloMessage, type Registration } from './registration.ts';
 import { ResultOutbox } from './result-outbox.ts';
 import { type RegisteredInfo, Session, type SessionEnd } from './session.ts';
+import { sessionTiming } from './session-timing.ts';
 import { TokenSource } from './token-source.ts';
 
-/** Without timeoutSeconds, how long hello may wait for `registered`. */
-const DEFAULT_HANDSHAKE_TIMEOUT_MS = 30_000;
 const DEFAULT_OUTBOX_CAPACITY = 10_000;
 /** Operation ids whose account is remembered for their result. */
 const REMEMBERED_OPERATIONS = 10_000;
@@ -226,23 +225,11 @@ export class ControlPlaneConnection {
     }
     const client = this.#sessionClient;
     if (this.#state.current !== 'connecting' || client === undefined) return;
-    const settings = this.#options.config.cloudctl;
-    const heartbeatMs = settings.keepAliveHeartbeatSeconds * 1000;
-    const timeoutMs = this.#options.config.timeoutSeconds * 1000;
     const session: Session = new Session({
       client,
       metadata,
       hello: helloMessage(registration, this.#options.version),
-      heartbeatMs,
-      silenceLimitMs:
-        settings.keepAliveTimeOutSeconds === undefined
-          ? 2 * heartbeatMs
-          : settings.keepAliveTimeOutSeconds * 1000,
-      operationIdleMs:
-        this.#options.config.variant === 'B'
-          ? this.#options.config.cloudctl.keepAliveOperationSeconds * 1000
-          : 0,
-      handshakeTimeoutMs: timeoutMs > 0 ? timeoutMs : DEFAULT_HANDSHAKE_TIMEOUT_MS,
+      ...sessionTiming(this.#options.config),
       handlers: {
         onRegistered: (info) => this.#registered(session, info),
         onOperation: (operation) => this.#receiveOperation(operation),

@@ -163,6 +163,6 @@ export function cloudctlShapeB() {
 
 export const timeoutSecondsSchema = () =>
   setting(nonNegativeInt().default(0), {
-    description: 'maximum wait on a control plane request in seconds; 0 means no timeout',
+    description: 'maximum wait on a control plane request in seconds, hello included; 0 means no timeout',
     since: '0.5.12',
   });
