@@ -1,8 +1,8 @@
 // The clocks of one session, from the config: heartbeat period, silence limit, operation idleness
 // (B) and how long hello may wait for `registered`. `timeoutSeconds` is "the maximum wait on a
 // server request; 0 means no timeout", and hello is a request like the others: with 0 it waits as
-// long as the stream lives. A dead peer is still noticed meanwhile: the HTTP/2 keep-alive pings
-// (channel-options.ts) end the stream, and so does the control plane closing it.
+// long as the stream lives. With keep-alive on, a dead peer is still noticed meanwhile: the HTTP/2
+// pings (channel-options.ts) end the stream.
 import type { AgentConfig } from '../config/index.ts';
 import type { SessionOptions } from './session.ts';
 
