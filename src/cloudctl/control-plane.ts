@@ -135,7 +135,7 @@ export async function startControlPlane(
         introspection: { agents: store.agents, cache: store.cache, registry, rate: ingest, now },
       }),
       ...agentAccountRoutes({ guard, store, registry }),
-      ...readModelRoutes({ guard, model: store.readModel }),
+      ...readModelRoutes({ guard, model: store.readModel, operations }),
       ...credentialsRoutes({ store, directory, now }),
       ...inapplicableRoutes(),
     ];

@@ -1,12 +1,49 @@
-// GET /instances/{account}/{region}/{id}: one pod as an Instance. The id is Spinnaker's "pod <name>"
-// or the pod's bare name.
+// GET /instances/{account}/{region}/{id}: one pod as an Instance, from the index. Its console is the
+// pod's container logs, which the cache does not hold: read through the account's agent (`logs`),
+// one container after another. The id is Spinnaker's "pod <name>" or the pod's bare name.
 import { z } from 'zod';
-import { defineRoute, HttpError, type Route } from '../http/index.ts';
+import { CloudctlError } from '../errors.ts';
+import { defineRoute, errorBodySchema, HttpError, type Route } from '../http/index.ts';
 import { instanceSchema } from './records.ts';
 import type { ReadRouteDeps } from './route-deps.ts';
 import { instanceOf } from './views.ts';
 
+const instancePath = z.object({
+  account: z.string().min(1),
+  region: z.string().min(1).describe('the namespace'),
+  id: z.string().min(1).describe('"pod <name>" or the pod\'s name'),
+});
+
+const consoleSchema = z
+  .object({
+    output: z
+      .array(z.object({ name: z.string().describe('the container'), output: z.string().describe('its log') }))
+      .describe('one entry per container, in the order of the pod spec'),
+  })
+  .describe('ConsoleOutput');
+
+/** At most this much of each container's log, its end (the agent's limit is 16 MiB). */
+const LOG_LIMIT_BYTES = 1 << 20;
+
+function agentError(error: unknown): unknown {
+  if (!(error instanceof CloudctlError)) return error;
+  if (error.code === 'AGENT_NOT_CONNECTED' || error.code === 'SESSION_CLOSED') {
+    return new HttpError('AGENT_UNAVAILABLE', error.message, { cause: error });
+  }
+  if (error.code === 'OPERATION_TIMEOUT')
+    return new HttpError('AGENT_FAILED', error.message, { cause: error });
+  return error;
+}
+
 export function instanceRoutes(deps: ReadRouteDeps): Route[] {
+  const findPod = async (params: z.infer<typeof instancePath>) => {
+    const name = params.id.startsWith('pod ') ? params.id.slice(4) : params.id;
+    const pod = await deps.model.find(params.account, params.region, 'pod', name);
+    if (pod === undefined) {
+      throw new HttpError('NOT_FOUND', `no instance pod ${name} in ${params.account}/${params.region}`);
+    }
+    return pod;
+  };
   return [
     defineRoute({
       method: 'GET',
@@ -14,22 +51,58 @@ export function instanceRoutes(deps: ReadRouteDeps): Route[] {
       summary: 'One instance (pod): health from its phase and Ready condition',
       tag: 'instances',
       access: 'user',
+      schema: { params: instancePath, response: { 200: instanceSchema } },
+      handler: async ({ params, user }) => {
+        await deps.guard.require(user, params.account, 'READ');
+        return instanceOf(await findPod(params));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/instances/:account/:region/:id/console',
+      summary: "An instance's console output: each container's log, read through the agent",
+      tag: 'instances',
+      access: 'user',
       schema: {
-        params: z.object({
-          account: z.string().min(1),
-          region: z.string().min(1).describe('the namespace'),
-          id: z.string().min(1).describe('"pod <name>" or the pod\'s name'),
+        params: instancePath,
+        querystring: z.object({
+          cloudProvider: z.string().optional().describe('ignored: always orchestrator'),
+          provider: z.string().optional().describe('ignored: always orchestrator'),
         }),
-        response: { 200: instanceSchema },
+        response: {
+          200: consoleSchema,
+          502: errorBodySchema.describe(
+            "The agent could not read the logs; the message has the cluster's error",
+          ),
+          503: errorBodySchema.describe('No connected agent serves the account'),
+        },
       },
       handler: async ({ params, user }) => {
         await deps.guard.require(user, params.account, 'READ');
-        const name = params.id.startsWith('pod ') ? params.id.slice(4) : params.id;
-        const pod = await deps.model.find(params.account, params.region, 'pod', name);
-        if (pod === undefined) {
-          throw new HttpError('NOT_FOUND', `no instance pod ${name} in ${params.account}/${params.region}`);
+        const pod = await findPod(params);
+        const output: Array<{ name: string; output: string }> = [];
+        for (const container of pod.summary.containers ?? []) {
+          const outcome = await deps.operations
+            .execute({
+              account: pod.account,
+              type: 'logs',
+              payload: { namespace: pod.namespace, pod: pod.name, container, limitBytes: LOG_LIMIT_BYTES },
+            })
+            .catch((error: unknown) => {
+              throw agentError(error);
+            });
+          if (outcome.outcome === 'failed') {
+            throw new HttpError(
+              'AGENT_FAILED',
+              `the agent could not read the logs of ${container}: ${outcome.error ?? ''}`,
+            );
+          }
+          const result = z.object({ log: z.string() }).safeParse(outcome.result);
+          if (!result.success)
+            throw new HttpError('AGENT_FAILED', `the agent answered without the logs of ${container}`);
+          output.push({ name: container, output: result.data.log });
         }
-        return instanceOf(pod);
+        return { output };
       },
     }),
   ];

@@ -69,6 +69,8 @@ export const objectSummarySchema = z.object({
   ready: z.boolean().optional(),
   hostIP: z.string().optional(),
   podIP: z.string().optional(),
+  /** Instances: the pod's container names, for its console output. */
+  containers: z.array(z.string()).optional(),
   /** Instances: why a container is not running (CrashLoopBackOff, ...). */
   reasons: z.array(z.string()).optional(),
   /** Load balancers: a Service's type; an Ingress is `ingress`. */
@@ -216,9 +218,13 @@ function summaryOf(role: Role, kind: string, object: Record<string, unknown>): O
             text(record(record(c.state).waiting).reason) ?? text(record(record(c.state).terminated).reason),
         )
         .filter((r): r is string => r !== null);
+      const containers = (Array.isArray(spec.containers) ? spec.containers : [])
+        .map((c) => text(record(c).name))
+        .filter((name): name is string => name !== null);
       return {
         phase: text(status.phase) ?? 'Unknown',
         ready,
+        containers,
         ...(text(status.hostIP) === null ? {} : { hostIP: String(status.hostIP) }),
         ...(text(status.podIP) === null ? {} : { podIP: String(status.podIP) }),
         ...(reasons.length === 0 ? {} : { reasons }),

@@ -125,6 +125,11 @@ describe('figures and selectors', () => {
     expect(healthState('Failed', false)).toBe('Failed');
     expect(healthState(undefined, undefined)).toBe('Unknown');
     expect(pod('Running', 'False').ready).toBe(false);
+    const withContainers = body(
+      { name: 'p' },
+      { spec: { containers: [{ name: 'app' }, { name: 'proxy' }] } },
+    );
+    expect(indexObject(id('', 'Pod', 'p'), withContainers).summary.containers).toEqual(['app', 'proxy']);
   });
 
   it('turns a Service selector into matchLabels, and lists an Ingress’s backend Services', () => {

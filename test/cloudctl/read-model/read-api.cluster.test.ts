@@ -275,6 +275,22 @@ describe('the read model over a real agent and cluster', () => {
     expect(rawNames).not.toContain('configMap loose');
   });
 
+  it("reads an instance's console through the agent as the API server answers the pod's logs", async () => {
+    const name = (await list(`/api/v1/namespaces/${NS}/pods`)).find((p) => p.metadata.name.startsWith('web-'))
+      ?.metadata.name;
+    const direct = await cluster.request('GET', `/api/v1/namespaces/${NS}/pods/${name}/log?container=web`);
+    const console = await dev.get(`/instances/${ACCOUNT}/${NS}/${enc(`pod ${name}`)}/console`);
+    if (direct.status === 200) {
+      expect(console.body).toEqual({ output: [{ name: 'web', output: direct.text }] });
+    } else {
+      // kwok's nodes run no kubelet, so the shared cluster's API server cannot serve logs: the
+      // agent's read fails the same way, and the answer says what the cluster said.
+      expect(console.status).toBe(502);
+      expect(console.body.message).toContain(`GET /api/v1/namespaces/${NS}/pods/${name}/log`);
+    }
+    expect((await guest.get(`/instances/${ACCOUNT}/${NS}/${enc(`pod ${name}`)}/console`)).status).toBe(403);
+  });
+
   it("finds a cluster's server group by dynamic target, and its image", async () => {
     const [rs] = await replicaSetsOf('web');
     const base = `/applications/shop/clusters/${ACCOUNT}/${enc('deployment web')}/orchestrator/${NS}/serverGroups/target`;
