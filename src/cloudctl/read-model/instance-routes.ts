@@ -2,8 +2,8 @@
 // pod's container logs, which the cache does not hold: read through the account's agent (`logs`),
 // one container after another. The id is Spinnaker's "pod <name>" or the pod's bare name.
 import { z } from 'zod';
-import { CloudctlError } from '../errors.ts';
 import { defineRoute, errorBodySchema, HttpError, type Route } from '../http/index.ts';
+import { agentCall } from './agent-call.ts';
 import { instanceSchema } from './records.ts';
 import type { ReadRouteDeps } from './route-deps.ts';
 import { instanceOf } from './views.ts';
@@ -24,16 +24,6 @@ const consoleSchema = z
 
 /** At most this much of each container's log, its end (the agent's limit is 16 MiB). */
 const LOG_LIMIT_BYTES = 1 << 20;
-
-function agentError(error: unknown): unknown {
-  if (!(error instanceof CloudctlError)) return error;
-  if (error.code === 'AGENT_NOT_CONNECTED' || error.code === 'SESSION_CLOSED') {
-    return new HttpError('AGENT_UNAVAILABLE', error.message, { cause: error });
-  }
-  if (error.code === 'OPERATION_TIMEOUT')
-    return new HttpError('AGENT_FAILED', error.message, { cause: error });
-  return error;
-}
 
 export function instanceRoutes(deps: ReadRouteDeps): Route[] {
   const findPod = async (params: z.infer<typeof instancePath>) => {
@@ -82,22 +72,14 @@ export function instanceRoutes(deps: ReadRouteDeps): Route[] {
         const pod = await findPod(params);
         const output: Array<{ name: string; output: string }> = [];
         for (const container of pod.summary.containers ?? []) {
-          const outcome = await deps.operations
-            .execute({
-              account: pod.account,
-              type: 'logs',
-              payload: { namespace: pod.namespace, pod: pod.name, container, limitBytes: LOG_LIMIT_BYTES },
-            })
-            .catch((error: unknown) => {
-              throw agentError(error);
-            });
-          if (outcome.outcome === 'failed') {
-            throw new HttpError(
-              'AGENT_FAILED',
-              `the agent could not read the logs of ${container}: ${outcome.error ?? ''}`,
-            );
-          }
-          const result = z.object({ log: z.string() }).safeParse(outcome.result);
+          const answer = await agentCall(
+            deps,
+            pod.account,
+            'logs',
+            { namespace: pod.namespace, pod: pod.name, container, limitBytes: LOG_LIMIT_BYTES },
+            `read the logs of ${container}`,
+          );
+          const result = z.object({ log: z.string() }).safeParse(answer);
           if (!result.success)
             throw new HttpError('AGENT_FAILED', `the agent answered without the logs of ${container}`);
           output.push({ name: container, output: result.data.log });

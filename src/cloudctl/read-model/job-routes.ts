@@ -1,7 +1,9 @@
 // GET /applications/{application}/jobs/{account}/{location}/{id}: a Job's status from its index row
-// (the Job's status counts and its Complete or Failed condition). The id is "job <name>" or the name.
+// (the Job's status counts and its Complete or Failed condition); DELETE cancels it through the agent
+// (a delete with background propagation, so its pods go too). The id is "job <name>" or the name.
 import { z } from 'zod';
-import { defineRoute, HttpError, type Route } from '../http/index.ts';
+import { defineRoute, errorBodySchema, HttpError, Reply, type Route } from '../http/index.ts';
+import { agentCall } from './agent-call.ts';
 import type { ObjectSummary } from './object-mapping.ts';
 import { CLOUD_PROVIDER } from './records.ts';
 import type { ReadRouteDeps } from './route-deps.ts';
@@ -31,8 +33,57 @@ export function jobState(summary: ObjectSummary): z.infer<typeof jobStatusSchema
   return 'Starting';
 }
 
+const jobPath = z.object({
+  application: z.string().min(1),
+  account: z.string().min(1).describe('the account that created the job'),
+  location: z.string().min(1).describe('the namespace'),
+  id: z.string().min(1).describe('"job <name>" or the name'),
+});
+
 export function jobRoutes(deps: ReadRouteDeps): Route[] {
+  const findJob = async (params: z.infer<typeof jobPath>) => {
+    const name = params.id.startsWith('job ') ? params.id.slice(4) : params.id;
+    const job = await deps.model.find(params.account, params.location, 'job', name);
+    if (job === undefined)
+      throw new HttpError('NOT_FOUND', `no job ${name} in ${params.account}/${params.location}`);
+    return job;
+  };
   return [
+    defineRoute({
+      method: 'DELETE',
+      url: '/applications/:application/jobs/:account/:location/:id',
+      summary: 'Cancels a Job: deletes it through the agent, its pods with it',
+      tag: 'jobs',
+      access: 'user',
+      schema: {
+        params: jobPath,
+        response: {
+          204: z.void().describe('Cancelled'),
+          502: errorBodySchema.describe(
+            "The agent could not delete the Job; the message has the cluster's error",
+          ),
+          503: errorBodySchema.describe('No connected agent serves the account'),
+        },
+      },
+      handler: async ({ params, user }) => {
+        await deps.guard.require(user, params.account, 'WRITE');
+        const job = await findJob(params);
+        await agentCall(
+          deps,
+          job.account,
+          'delete',
+          {
+            apiVersion: `${job.group}/${job.version}`,
+            kind: job.kind,
+            namespace: job.namespace,
+            name: job.name,
+            propagationPolicy: 'Background',
+          },
+          `delete job ${job.name}`,
+        );
+        return new Reply(204, null);
+      },
+    }),
     defineRoute({
       method: 'GET',
       url: '/applications/:application/jobs/:account/:location/:id',
@@ -40,21 +91,12 @@ export function jobRoutes(deps: ReadRouteDeps): Route[] {
       tag: 'jobs',
       access: 'user',
       schema: {
-        params: z.object({
-          application: z.string().min(1),
-          account: z.string().min(1).describe('the account that created the job'),
-          location: z.string().min(1).describe('the namespace'),
-          id: z.string().min(1).describe('"job <name>" or the name'),
-        }),
+        params: jobPath,
         response: { 200: jobStatusSchema },
       },
       handler: async ({ params, user }) => {
         await deps.guard.require(user, params.account, 'READ');
-        const name = params.id.startsWith('job ') ? params.id.slice(4) : params.id;
-        const job = await deps.model.find(params.account, params.location, 'job', name);
-        if (job === undefined) {
-          throw new HttpError('NOT_FOUND', `no job ${name} in ${params.account}/${params.location}`);
-        }
+        const job = await findJob(params);
         const completed =
           job.summary.completionTime === undefined ? Number.NaN : Date.parse(job.summary.completionTime);
         return {

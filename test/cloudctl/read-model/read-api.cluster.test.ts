@@ -331,7 +331,7 @@ describe('the read model over a real agent and cluster', () => {
     ]);
   });
 
-  it("reports a Job's state as the API server's status has it", async () => {
+  it("reports a Job's state as the API server's status has it, and cancels it", async () => {
     await eventually(async () => {
       const job = await cluster.request('GET', `/apis/batch/v1/namespaces/${NS}/jobs/migrate`);
       const status = (
@@ -347,6 +347,14 @@ describe('the read model over a real agent and cluster', () => {
       expect(answer.body).toMatchObject({ id: 'job migrate', location: NS, jobState: expected });
     });
     expect((await dev.get(`/applications/shop/jobs/${ACCOUNT}/${NS}/nope`)).status).toBe(404);
+
+    const path = `/applications/shop/jobs/${ACCOUNT}/${NS}/${enc('job migrate')}`;
+    expect((await guest.delete(path)).status).toBe(403);
+    expect((await dev.delete(path)).status).toBe(204);
+    await eventually(async () => {
+      expect((await cluster.request('GET', `/apis/batch/v1/namespaces/${NS}/jobs/migrate`)).status).toBe(404);
+      expect((await dev.get(path)).status).toBe(404);
+    });
   }, 60_000);
 
   it('follows a scale, a Service deleted and a StatefulSet deleted', async () => {
