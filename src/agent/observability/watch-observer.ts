@@ -13,7 +13,8 @@ const fieldsOf = (scope: WatchScope) => ({
   namespace: scope.namespace === '' ? '(all)' : scope.namespace,
 });
 
-export function watchObserver(metrics: AgentMetrics, log: Log): WatchObserver {
+export function watchObserver(metrics: AgentMetrics, logger: Log): WatchObserver {
+  const log = logger.child({ component: 'watch' });
   return {
     listed(scope: WatchScope, reason: ListReason, objects: number, seconds: number) {
       metrics.watchLists.inc({ account: scope.account, reason });

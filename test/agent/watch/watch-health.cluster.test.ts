@@ -117,6 +117,7 @@ describe('watch health', () => {
     expect(listed).toEqual([
       expect.objectContaining({
         level: INFO,
+        component: 'watch',
         account: ACCOUNT,
         kind: 'ConfigMap',
         namespace: NS,
