@@ -1,9 +1,13 @@
 // GET /applications/{application}/jobs/{account}/{location}/{id}: a Job's status from its index row
 // (the Job's status counts and its Complete or Failed condition); DELETE cancels it through the agent
-// (a delete with background propagation, so its pods go too). The id is "job <name>" or the name.
+// (a delete with background propagation, so its pods go too); GET .../{fileName} reads the result
+// properties the Job published in the log of its container `fileName` (job-properties.ts), from its
+// newest pod, through the agent. The id is "job <name>" or the name.
 import { z } from 'zod';
+import { isRecord } from '../../lib/is-record.ts';
 import { defineRoute, errorBodySchema, HttpError, Reply, type Route } from '../http/index.ts';
 import { agentCall } from './agent-call.ts';
+import { jobProperties } from './job-properties.ts';
 import type { ObjectSummary } from './object-mapping.ts';
 import { CLOUD_PROVIDER } from './records.ts';
 import type { ReadRouteDeps } from './route-deps.ts';
@@ -49,6 +53,50 @@ export function jobRoutes(deps: ReadRouteDeps): Route[] {
     return job;
   };
   return [
+    defineRoute({
+      method: 'GET',
+      url: '/applications/:application/jobs/:account/:location/:id/:fileName',
+      summary:
+        "A Job's result properties: SPINNAKER_PROPERTY_ and SPINNAKER_CONFIG_JSON lines of a container's log",
+      tag: 'jobs',
+      access: 'user',
+      schema: {
+        params: jobPath.extend({
+          fileName: z.string().min(1).describe('the container whose log publishes the properties'),
+        }),
+        response: {
+          200: z.record(z.string(), z.unknown()).describe('the properties by name'),
+          502: errorBodySchema.describe(
+            "The agent could not read the log; the message has the cluster's error",
+          ),
+          503: errorBodySchema.describe('No connected agent serves the account'),
+        },
+      },
+      handler: async ({ params, user }) => {
+        await deps.guard.require(user, params.account, 'READ');
+        const job = await findJob(params);
+        const pods = await deps.model.ownedBy(job, 'instance');
+        const newest = pods.sort((a, b) => (b.createdTime ?? 0) - (a.createdTime ?? 0))[0];
+        if (newest === undefined) throw new HttpError('NOT_FOUND', `job ${job.name} has no pod to read`);
+        if (!(newest.summary.containers ?? []).includes(params.fileName)) {
+          throw new HttpError(
+            'NOT_FOUND',
+            `pod ${newest.name} of job ${job.name} has no container ${params.fileName}`,
+          );
+        }
+        const answer = await agentCall(
+          deps,
+          job.account,
+          'logs',
+          { namespace: newest.namespace, pod: newest.name, container: params.fileName },
+          `read the log of ${params.fileName}`,
+        );
+        const log = isRecord(answer) && typeof answer.log === 'string' ? answer.log : undefined;
+        if (log === undefined)
+          throw new HttpError('AGENT_FAILED', `the agent answered without the log of ${params.fileName}`);
+        return jobProperties(log);
+      },
+    }),
     defineRoute({
       method: 'DELETE',
       url: '/applications/:application/jobs/:account/:location/:id',

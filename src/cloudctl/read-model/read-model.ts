@@ -195,6 +195,11 @@ export class ReadModel {
     return row === undefined ? undefined : toIndexed(row);
   }
 
+  /** Objects of the role the owner controls (a Job's pods). */
+  async ownedBy(owner: IndexedObject, role: Role): Promise<IndexedObject[]> {
+    return this.#owned([owner], role);
+  }
+
   /** The server group's pods and the load balancers of its namespace. */
   async surroundings(serverGroup: IndexedObject): Promise<Omit<ApplicationObjects, 'objects'>> {
     return {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashToken } from '../../../src/cloudctl/index.ts';
+import { jobProperties } from '../../../src/cloudctl/read-model/job-properties.ts';
 import { freePort } from '../../cluster/free-port.ts';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
 import { type RunningProcess, startCloudctl, startProcess, waitReady } from '../../support/processes.ts';
@@ -349,6 +350,22 @@ describe('the read model over a real agent and cluster', () => {
     expect((await dev.get(`/applications/shop/jobs/${ACCOUNT}/${NS}/nope`)).status).toBe(404);
 
     const path = `/applications/shop/jobs/${ACCOUNT}/${NS}/${enc('job migrate')}`;
+    const [pod] = (await list(`/api/v1/namespaces/${NS}/pods`)).filter((p) =>
+      p.metadata.ownerReferences?.some((o) => o.kind === 'Job' && o.name === 'migrate'),
+    );
+    const direct = await cluster.request(
+      'GET',
+      `/api/v1/namespaces/${NS}/pods/${pod?.metadata.name}/log?container=m`,
+    );
+    const properties = await dev.get(`${path}/m`);
+    if (direct.status === 200) {
+      expect(properties.body).toEqual(jobProperties(direct.text));
+    } else {
+      // No kubelet behind kwok's nodes: the log read fails in the cluster, and the answer says so.
+      expect(properties.status).toBe(502);
+      expect(properties.body.message).toContain(`/pods/${pod?.metadata.name}/log`);
+    }
+    expect((await dev.get(`${path}/no-such-container`)).status).toBe(404);
     expect((await guest.delete(path)).status).toBe(403);
     expect((await dev.delete(path)).status).toBe(204);
     await eventually(async () => {
