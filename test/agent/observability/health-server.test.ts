@@ -127,6 +127,10 @@ describe('health server', () => {
   it('shows watches and operations, in flight and recent with outcome and duration', async () => {
     const { get, operations, watches } = await start();
     watches.update('alpha', 'Pod', 'web', { state: 'watching', resourceVersion: '42' });
+    // Events and bookmarks after the watch started move the view: it shows where the watch is now.
+    watches.event('alpha', 'Pod', 'web', '43');
+    watches.event('alpha', 'Pod', 'web', '44');
+    watches.bookmark('alpha', 'Pod', 'web', '45');
     operations.begin('op-1', 'deploy', 'alpha');
     operations.begin('op-2', 'scale', 'alpha');
     operations.end('op-2', 'failed', 'deployments.apps "x" not found');
@@ -136,7 +140,9 @@ describe('health server', () => {
         kind: 'Pod',
         namespace: 'web',
         state: 'watching',
-        resourceVersion: '42',
+        resourceVersion: '45',
+        events: 2,
+        lastEventAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       }),
     ]);
     const ops = (await get('/operations')).body;
