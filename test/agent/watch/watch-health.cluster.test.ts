@@ -1,12 +1,24 @@
 // Issue 19: what the agent shows of its watches matches what happened. `/watches` follows every
 // event (count, resourceVersion, time), the watch-health metrics move when their event happens
-// (first list, 410 relist, watch restart, resume, uplink batches and acknowledgements), and the log
+// (first list, 410 relist, a relist after a refused watch, watch restart, resume, uplink batches and
+// acknowledgements), and the log
 // says it in lines an operator can read: lists and resumes at INFO with reason and object count, an
 // outage of the API server or the control plane as one WARN line with its cause, no stack traces.
 // A private cluster without the watch cache, so a compaction is felt at once (as in
 // relist-after-410.cluster.test.ts), and so its API server may be restarted.
+import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WatchStatus } from '../../../src/agent/watch/index.ts';
+import { KubeHttp } from '../../../src/agent/kube/index.ts';
+import { CoalescingBuffer } from '../../../src/agent/watch/coalescing-buffer.ts';
+import {
+  type ListReason,
+  type RestartReason,
+  TaskBudget,
+  type WatchObserver,
+  WatchRegistry,
+  type WatchStatus,
+} from '../../../src/agent/watch/index.ts';
+import { ScopeWatcher } from '../../../src/agent/watch/scope-watcher.ts';
 import { startTestControlPlane, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { type Cluster, startCluster } from '../../cluster/index.ts';
 import type { LogEntry } from '../in-process-agent.ts';
@@ -282,5 +294,88 @@ describe('watch health', () => {
       expect.objectContaining({ reason: expect.any(String), detail: expect.any(String) }),
     ]);
     expectOneLineFaults(running.logs.slice(linesBefore));
+  });
+
+  it('a watch refused after its list (RBAC revoked) lists again with reason error once it may', async () => {
+    const ns = 'refused';
+    const post = async (path: string, body: Record<string, unknown>) =>
+      must(await cluster.client.request('POST', path, { body }));
+    await createNamespace(cluster.client, ns, ['x']);
+    await post(`/api/v1/namespaces/${ns}/serviceaccounts`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'reader' },
+    });
+    await post(`/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'reader' },
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }],
+    });
+    const binding = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'reader' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' },
+      subjects: [{ kind: 'ServiceAccount', name: 'reader', namespace: ns }],
+    };
+    const bindings = `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`;
+    await post(bindings, binding);
+    const token = await cluster.createServiceAccountToken(ns, 'reader');
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: 'c', server: cluster.server, caFile: cluster.caFile }],
+      users: [{ name: 'u', token }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
+    });
+    const lists: ListReason[] = [];
+    const restarts: RestartReason[] = [];
+    const observer: WatchObserver = {
+      listed: (_scope, reason) => lists.push(reason),
+      resumed: () => undefined,
+      restarted: (_scope, reason) => restarts.push(reason),
+      failed: () => undefined,
+      inFlight: () => undefined,
+      acknowledged: () => undefined,
+      publishFailed: () => undefined,
+    };
+    const stop = new AbortController();
+    const watcher = new ScopeWatcher({
+      http: new KubeHttp(kc, cluster.server),
+      resource: {
+        group: '',
+        version: 'v1',
+        resource: 'configmaps',
+        kind: 'ConfigMap',
+        namespaced: true,
+        verbs: ['list', 'watch'],
+        subresources: [],
+        preferred: true,
+      },
+      scope: { account: 'refused', group: '', kind: 'ConfigMap', namespace: ns },
+      buffer: new CoalescingBuffer(1000),
+      budget: new TaskBudget({ totalBudget: 0, budgetPerAccount: 0, queueCheckFrequencyMs: 100 }),
+      budgetEveryList: false,
+      registry: new WatchRegistry(() => new Date()),
+      observer,
+      forbiddenRecheckMs: 200,
+      backoff: { initialDelayMs: 100, multiplier: 1.5, jitter: 0, maxDelayMs: 500 },
+    });
+    const running = watcher.run(stop.signal);
+    try {
+      await msUntil('first list', () => lists.length === 1);
+      must(await cluster.client.request('DELETE', `${bindings}/reader`));
+      // Ends the open watch; the next one is refused.
+      await cluster.restartApiServer();
+      await msUntil('the watch refused and retried', () => restarts.includes('error'), 20_000);
+      expect(lists).toEqual(['start']);
+      await post(bindings, binding);
+      await msUntil('listed again', () => lists.length === 2, 20_000);
+      expect(lists).toEqual(['start', 'error']);
+    } finally {
+      stop.abort();
+      await running;
+    }
   });
 });
