@@ -16,6 +16,9 @@ import { ValidationFailure, zodValidator } from './request-validation.ts';
 import { Reply, type Route } from './route.ts';
 import { API_DOCS_PATH, swaggerOptions } from './swagger-document.ts';
 
+/** Longer than any request line Node accepts (16 KiB of headers), so never the limit that bites. */
+const MAX_PARAM_LENGTH = 16 * 1024;
+
 export interface HttpServerDeps {
   routes: readonly Route[];
   authenticator: UserAuthenticator;
@@ -60,6 +63,10 @@ export async function startHttpEndpoint(
     // Idle keep-alive connections are closed at shutdown; busy ones finish their request first.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // find-my-way answers 414 to a path parameter over 100 characters (percent-encoded), which no
+    // route documents: a long name is the route's to judge (404 for an unknown one). Node's 16 KiB
+    // header limit still bounds the request line.
+    maxParamLength: MAX_PARAM_LENGTH,
   });
 
   app.setValidatorCompiler(zodValidator);

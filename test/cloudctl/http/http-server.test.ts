@@ -107,6 +107,13 @@ describe('errors', () => {
     });
   });
 
+  it('judges a long path parameter by the route (404 for an unknown account), not 414', async () => {
+    const name = 'ä'.repeat(600);
+    const answer = await apiClient(cp.url, USERS.dev.token).get(`/credentials/${encodeURIComponent(name)}`);
+    expect(answer.status).toBe(404);
+    expect(answer.body).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
   it('answers a method the path does not take with 405 and Allow', async () => {
     const answer = await apiClient(cp.url, USERS.dev.token).delete('/instanceTypes');
     expect(answer.status).toBe(405);
