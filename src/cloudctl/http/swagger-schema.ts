@@ -15,6 +15,9 @@ export type JsonSchema = Record<string, unknown>;
  */
 export const SWAGGER_TYPE = 'swagger';
 
+/** The types of a Swagger 2.0 schema object (and `null`, handled on its own). */
+const SCHEMA_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'file', 'null']);
+
 /** Keys of a Swagger 2.0 schema object; anything else that draft 4 allows is dropped. */
 const SCHEMA_KEYS = new Set([
   'type',
@@ -130,6 +133,9 @@ function sanitize(node: unknown, io: 'input' | 'output'): unknown {
       const types = value.filter((t) => t !== 'null');
       if (types.length === 1) out.type = types[0];
       if (types.length < value.length) out['x-nullable'] = true;
+    } else if (key === 'type' && typeof value === 'string' && !SCHEMA_TYPES.has(value)) {
+      // Not a JSON type: metadata of the same name (a setting's documented type, `map or list`),
+      // which zod copies into the schema. The schema says what the value may be without it.
     } else if (key === 'type' && value === 'null') {
       // z.null(): only null. Swagger 2.0 has no null type; the extension and the enum say it.
       out['x-nullable'] = true;

@@ -173,6 +173,8 @@ function featureRoutes() {
     tree,
     pair: z.tuple([z.string(), z.int()]),
     changed: z.date(),
+    // Metadata named like a schema keyword: config settings document their type in words.
+    documented: z.unknown().meta({ type: 'map or list', description: 'a setting' }),
   });
   return [
     defineRoute({
