@@ -6,6 +6,8 @@ import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { hashToken } from '../../src/cloudctl/index.ts';
+import { freePort } from '../cluster/free-port.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -79,4 +81,105 @@ export async function startCloudctl(
   const cloudctl = startProcess('cloudctl', ['serve', '--config', file]);
   await waitReady(cloudctl, `http://127.0.0.1:${httpPort}/ready`);
   return cloudctl;
+}
+
+export interface SystemPlan {
+  /** Where config files and cloudctl's embedded database go. */
+  dir: string;
+  agent: { id: string; token: string };
+  users: ReadonlyArray<{ name: string; token: string; roles: readonly string[] }>;
+  /** The one account the agent serves. */
+  account: {
+    name: string;
+    kubeconfig: string;
+    namespaces: readonly string[];
+    kinds: readonly string[];
+    read: readonly string[];
+    write: readonly string[];
+  };
+}
+
+/**
+ * cloudctl and an agent as processes, configured for one account: what the end-to-end tests of the
+ * HTTP API start. cloudctl comes first (tests may prepare the cluster before the agent syncs it).
+ */
+export class TestSystem {
+  readonly url: string;
+  readonly #plan: SystemPlan;
+  readonly #httpPort: number;
+  readonly #grpcPort: number;
+  readonly #config: string;
+  #cloudctl: RunningProcess;
+  #agent: RunningProcess | undefined;
+
+  private constructor(
+    plan: SystemPlan,
+    ports: { http: number; grpc: number },
+    config: string,
+    cloudctl: RunningProcess,
+  ) {
+    this.#plan = plan;
+    this.#httpPort = ports.http;
+    this.#grpcPort = ports.grpc;
+    this.#config = config;
+    this.#cloudctl = cloudctl;
+    this.url = `http://127.0.0.1:${ports.http}`;
+  }
+
+  /** Writes cloudctl's config (embedded database, the agent, the users) and serves it until ready. */
+  static async startCloudctl(plan: SystemPlan): Promise<TestSystem> {
+    const ports = { http: await freePort(), grpc: await freePort() };
+    const config = [
+      `grpc:\n  host: 127.0.0.1\n  port: ${ports.grpc}`,
+      `http:\n  host: 127.0.0.1\n  port: ${ports.http}`,
+      `database:\n  dataDir: ${join(plan.dir, 'cloudctl-data')}`,
+      `agents:\n  - id: ${plan.agent.id}\n    tokenHash: ${hashToken(plan.agent.token)}`,
+      'users:',
+      ...plan.users.map(
+        (u) =>
+          `  - name: ${u.name}\n    tokenHash: ${hashToken(u.token)}\n    roles: [${u.roles.join(', ')}]`,
+      ),
+      '',
+    ].join('\n');
+    const cloudctl = await startCloudctl(plan.dir, 'cloudctl.yaml', config, ports.http);
+    return new TestSystem(plan, ports, config, cloudctl);
+  }
+
+  /** Writes the agent's config for the account and runs it until it is ready (connected and synced). */
+  async startAgent(): Promise<void> {
+    const { account } = this.#plan;
+    const healthPort = await freePort();
+    const file = join(this.#plan.dir, 'agent.yaml');
+    await writeFile(
+      file,
+      [
+        `cloudctl:\n  grpc: 127.0.0.1:${this.#grpcPort}\n  insecure: true\n  auth:\n    token: encrypted:env!n:TEST_AGENT_TOKEN`,
+        `server:\n  host: 127.0.0.1\n  port: ${healthPort}`,
+        'orchestrator:\n  accounts:',
+        `    - name: ${account.name}`,
+        `      orchConfigFile: ${account.kubeconfig}`,
+        `      namespaces: [${account.namespaces.join(', ')}]`,
+        `      kinds: [${account.kinds.join(', ')}]`,
+        `      permissions:\n        READ: [${account.read.join(', ')}]\n        WRITE: [${account.write.join(', ')}]`,
+        'logging:\n  format: json',
+        '',
+      ].join('\n'),
+    );
+    this.#agent = startProcess('orch-agent', ['run', '--config', file], {
+      TEST_AGENT_TOKEN: this.#plan.agent.token,
+      ORCH_AGENT_ID: this.#plan.agent.id,
+    });
+    await waitReady(this.#agent, `http://127.0.0.1:${healthPort}/ready`);
+  }
+
+  /** Stops cloudctl with `signal` and serves the same config (and database) again. */
+  async restartCloudctl(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    await this.#cloudctl.stop(signal);
+    this.#cloudctl = await startCloudctl(this.#plan.dir, 'cloudctl.yaml', this.#config, this.#httpPort);
+  }
+
+  async stop(): Promise<void> {
+    await this.#agent?.stop();
+    await this.#cloudctl.stop();
+  }
 }

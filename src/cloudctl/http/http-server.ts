@@ -66,7 +66,7 @@ export async function startHttpEndpoint(
     // find-my-way answers 414 to a path parameter over 100 characters (percent-encoded), which no
     // route documents: a long name is the route's to judge (404 for an unknown one). Node's 16 KiB
     // header limit still bounds the request line.
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
   });
 
   app.setValidatorCompiler(zodValidator);

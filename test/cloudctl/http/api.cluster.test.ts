@@ -2,15 +2,13 @@
 // config files, the shared real cluster, and plain HTTP requests with bearer tokens, the way the
 // README's curl lines make them. A deploy is followed to completion through its task, and a task
 // outlives a cloudctl restart.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../../../src/cloudctl/index.ts';
-import { freePort } from '../../cluster/free-port.ts';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
-import { type RunningProcess, startCloudctl, startProcess, waitReady } from '../../support/processes.ts';
+import { TestSystem } from '../../support/processes.ts';
 import { type ApiClient, apiClient } from '../http-client.ts';
 
 const NS = 'api-e2e';
@@ -24,12 +22,10 @@ const TOKENS = {
 
 let dir: string;
 let cluster: ClusterClient;
-let cloudctl: RunningProcess;
-let agent: RunningProcess;
-let cloudctlConfig: string;
-let httpPort: number;
+let system: TestSystem;
 let ops: ApiClient;
 let dev: ApiClient;
+let guest: ApiClient;
 
 async function taskDone(client: ApiClient, id: string, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
@@ -44,55 +40,34 @@ async function taskDone(client: ApiClient, id: string, timeoutMs = 30_000) {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'cloudctl-api-e2e-'));
   cluster = sharedClusterClient();
-  httpPort = await freePort();
-  const grpcPort = await freePort();
-  cloudctlConfig = [
-    `grpc:\n  host: 127.0.0.1\n  port: ${grpcPort}`,
-    `http:\n  host: 127.0.0.1\n  port: ${httpPort}`,
-    `database:\n  dataDir: ${join(dir, 'cloudctl-data')}`,
-    `agents:\n  - id: e2e-agent\n    tokenHash: ${hashToken(TOKENS.agent)}`,
-    'users:',
-    `  - name: olga\n    tokenHash: ${hashToken(TOKENS.ops)}\n    roles: [ops]`,
-    `  - name: dave\n    tokenHash: ${hashToken(TOKENS.dev)}\n    roles: [dev]`,
-    `  - name: gina\n    tokenHash: ${hashToken(TOKENS.guest)}\n    roles: [guests]`,
-    'logging:\n  level: info',
-    '',
-  ].join('\n');
-  cloudctl = await startCloudctl(dir, 'cloudctl.yaml', cloudctlConfig, httpPort);
-
-  const healthPort = await freePort();
-  await writeFile(
-    join(dir, 'agent.yaml'),
-    [
-      `cloudctl:\n  grpc: 127.0.0.1:${grpcPort}\n  insecure: true\n  auth:\n    token: encrypted:env!n:E2E_AGENT_TOKEN`,
-      `server:\n  host: 127.0.0.1\n  port: ${healthPort}`,
-      'orchestrator:',
-      '  accounts:',
-      `    - name: ${ACCOUNT}`,
-      `      orchConfigFile: ${sharedCluster().kubeconfigPath}`,
-      `      namespaces: [${NS}]`,
-      '      kinds: [deployment, replicaSet, pod, configMap, job]',
-      '      permissions:\n        READ: [dev]\n        WRITE: [ops]',
-      'logging:\n  format: json',
-      '',
-    ].join('\n'),
-  );
+  system = await TestSystem.startCloudctl({
+    dir,
+    agent: { id: 'e2e-agent', token: TOKENS.agent },
+    users: [
+      { name: 'olga', token: TOKENS.ops, roles: ['ops'] },
+      { name: 'dave', token: TOKENS.dev, roles: ['dev'] },
+      { name: 'gina', token: TOKENS.guest, roles: ['guests'] },
+    ],
+    account: {
+      name: ACCOUNT,
+      kubeconfig: sharedCluster().kubeconfigPath,
+      namespaces: [NS],
+      kinds: ['deployment', 'replicaSet', 'pod', 'configMap', 'job'],
+      read: ['dev'],
+      write: ['ops'],
+    },
+  });
   await cluster.request('POST', '/api/v1/namespaces', {
     body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
   });
-  agent = startProcess('orch-agent', ['run', '--config', join(dir, 'agent.yaml')], {
-    E2E_AGENT_TOKEN: TOKENS.agent,
-    ORCH_AGENT_ID: 'e2e-agent',
-  });
-  await waitReady(agent, `http://127.0.0.1:${healthPort}/ready`);
-  const url = `http://127.0.0.1:${httpPort}`;
-  ops = apiClient(url, TOKENS.ops);
-  dev = apiClient(url, TOKENS.dev);
+  await system.startAgent();
+  ops = apiClient(system.url, TOKENS.ops);
+  dev = apiClient(system.url, TOKENS.dev);
+  guest = apiClient(system.url, TOKENS.guest);
 }, 120_000);
 
 afterAll(async () => {
-  await agent?.stop();
-  await cloudctl?.stop();
+  await system?.stop();
   await cluster?.request('DELETE', `/api/v1/namespaces/${NS}`);
   await cluster?.close();
   await rm(dir, { recursive: true, force: true });
@@ -208,8 +183,7 @@ describe('the HTTP API with a real agent and cluster', () => {
       },
     });
     expect(started.status).toBe(200);
-    await cloudctl.stop('SIGTERM');
-    cloudctl = await startCloudctl(dir, 'cloudctl.yaml', cloudctlConfig, httpPort);
+    await system.restartCloudctl('SIGTERM');
     const task = await taskDone(ops, started.body.id, 60_000);
     expect(task.status.failed).toBe(false);
     expect(task.history.map((h: { status: string }) => h.status)).toContain(
@@ -239,7 +213,6 @@ describe('accounts, credentials and the cache, as a user sees them', () => {
       body: { name: ACCOUNT, status: 'ACTIVE', agents: [{ agentId: 'e2e-agent', caching: true }] },
     });
     expect((await dev.get(`/agents/orchestrator/accounts/${ACCOUNT}/namespaces`)).body).toEqual([NS]);
-    const guest = apiClient(`http://127.0.0.1:${httpPort}`, TOKENS.guest);
     expect((await guest.get('/credentials')).body).not.toContainEqual(
       expect.objectContaining({ name: ACCOUNT }),
     );

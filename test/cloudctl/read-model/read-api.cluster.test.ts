@@ -2,15 +2,13 @@
 // Services, an Ingress and a NetworkPolicy created in the shared cluster, and the read endpoints
 // checked against what the API server holds: server groups and their pods, capacity after a scale,
 // load balancers and `disabled`, and objects gone after a delete. Then who may read what.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hashToken } from '../../../src/cloudctl/index.ts';
 import { jobProperties } from '../../../src/cloudctl/read-model/job-properties.ts';
-import { freePort } from '../../cluster/free-port.ts';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
-import { type RunningProcess, startCloudctl, startProcess, waitReady } from '../../support/processes.ts';
+import { TestSystem } from '../../support/processes.ts';
 import { type ApiClient, apiClient } from '../http-client.ts';
 
 const NS = 'read-model-e2e';
@@ -24,8 +22,7 @@ const SHOP = { 'moniker.spinnaker.io/application': 'shop' };
 
 let dir: string;
 let cluster: ClusterClient;
-let cloudctl: RunningProcess;
-let agent: RunningProcess;
+let system: TestSystem;
 let dev: ApiClient;
 let guest: ApiClient;
 let anonymous: ApiClient;
@@ -77,35 +74,33 @@ const eventually = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'cloudctl-read-e2e-'));
   cluster = sharedClusterClient();
-  const httpPort = await freePort();
-  const grpcPort = await freePort();
-  const config = [
-    `grpc:\n  host: 127.0.0.1\n  port: ${grpcPort}`,
-    `http:\n  host: 127.0.0.1\n  port: ${httpPort}`,
-    `database:\n  dataDir: ${join(dir, 'cloudctl-data')}`,
-    `agents:\n  - id: read-e2e-agent\n    tokenHash: ${hashToken(TOKENS.agent)}`,
-    'users:',
-    `  - name: dave\n    tokenHash: ${hashToken(TOKENS.dev)}\n    roles: [dev]`,
-    `  - name: gina\n    tokenHash: ${hashToken(TOKENS.guest)}\n    roles: [guests]`,
-    '',
-  ].join('\n');
-  cloudctl = await startCloudctl(dir, 'cloudctl.yaml', config, httpPort);
-  const healthPort = await freePort();
-  await writeFile(
-    join(dir, 'agent.yaml'),
-    [
-      `cloudctl:\n  grpc: 127.0.0.1:${grpcPort}\n  insecure: true\n  auth:\n    token: encrypted:env!n:READ_E2E_AGENT_TOKEN`,
-      `server:\n  host: 127.0.0.1\n  port: ${healthPort}`,
-      'orchestrator:',
-      '  accounts:',
-      `    - name: ${ACCOUNT}`,
-      `      orchConfigFile: ${sharedCluster().kubeconfigPath}`,
-      `      namespaces: [${NS}]`,
-      '      kinds: [deployment, replicaSet, statefulSet, daemonSet, pod, service, ingress, networkPolicy, configMap, job]',
-      '      permissions:\n        READ: [dev]\n        WRITE: [dev]',
-      '',
-    ].join('\n'),
-  );
+  system = await TestSystem.startCloudctl({
+    dir,
+    agent: { id: 'read-e2e-agent', token: TOKENS.agent },
+    users: [
+      { name: 'dave', token: TOKENS.dev, roles: ['dev'] },
+      { name: 'gina', token: TOKENS.guest, roles: ['guests'] },
+    ],
+    account: {
+      name: ACCOUNT,
+      kubeconfig: sharedCluster().kubeconfigPath,
+      namespaces: [NS],
+      kinds: [
+        'deployment',
+        'replicaSet',
+        'statefulSet',
+        'daemonSet',
+        'pod',
+        'service',
+        'ingress',
+        'networkPolicy',
+        'configMap',
+        'job',
+      ],
+      read: ['dev'],
+      write: ['dev'],
+    },
+  });
   await cluster.request('POST', '/api/v1/namespaces', {
     body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
   });
@@ -172,20 +167,14 @@ beforeAll(async () => {
       },
     },
   });
-  agent = startProcess('orch-agent', ['run', '--config', join(dir, 'agent.yaml')], {
-    READ_E2E_AGENT_TOKEN: TOKENS.agent,
-    ORCH_AGENT_ID: 'read-e2e-agent',
-  });
-  await waitReady(agent, `http://127.0.0.1:${healthPort}/ready`);
-  const url = `http://127.0.0.1:${httpPort}`;
-  dev = apiClient(url, TOKENS.dev);
-  guest = apiClient(url, TOKENS.guest);
-  anonymous = apiClient(url);
+  await system.startAgent();
+  dev = apiClient(system.url, TOKENS.dev);
+  guest = apiClient(system.url, TOKENS.guest);
+  anonymous = apiClient(system.url);
 }, 120_000);
 
 afterAll(async () => {
-  await agent?.stop();
-  await cloudctl?.stop();
+  await system?.stop();
   await cluster?.request('DELETE', `/api/v1/namespaces/${NS}`);
   await cluster?.close();
   await rm(dir, { recursive: true, force: true });
