@@ -5,36 +5,24 @@ import { type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database, ReadObjectsTable } from '../store/index.ts';
 import {
-  type ObjectSummary,
+  type ObjectIndex,
   objectSummarySchema,
   type Role,
   roleSchema,
-  type Selector,
   selectorSchema,
 } from './object-mapping.ts';
 
-export interface IndexedObject {
+/** An index row as read back: where the object is, and what ingest derived from it (the owner flat). */
+export type IndexedObject = Omit<ObjectIndex, 'owner'> & {
   account: string;
   group: string;
   version: string;
   kind: string;
   namespace: string;
   name: string;
-  uid: string;
-  spinnakerKind: string;
-  role: Role;
-  application: string | null;
-  cluster: string | null;
-  stack: string | null;
-  detail: string | null;
-  sequence: number | null;
   ownerKind: string | null;
   ownerName: string | null;
-  labels: Record<string, string>;
-  selector: Selector | null;
-  createdTime: number | null;
-  summary: ObjectSummary;
-}
+};
 
 /** An application's objects with the objects around them that its reads need. */
 export interface ApplicationObjects {
