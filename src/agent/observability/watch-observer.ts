@@ -1,6 +1,6 @@
 // The watches' health as metrics and log lines: lists and resumes at INFO with their reason (and a
 // list's object count), the first failure of a scope or of the uplink at WARN as one line with its
-// cause, repeats of the same failure and routine watch restarts at DEBUG, so a long outage of the API
+// cause, later failures before recovery and routine watch restarts at DEBUG, so a long outage of the API
 // server or the control plane does not bury the log.
 import type { ListReason, RestartReason, WatchObserver, WatchScope } from '../watch/index.ts';
 import type { AgentMetrics } from './agent-metrics.ts';

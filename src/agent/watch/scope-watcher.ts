@@ -271,7 +271,9 @@ export class ScopeWatcher {
           }
           const message = error instanceof Error ? error.message : String(error);
           this.#update('backoff', message);
-          observer.failed(scope, stage, error, message === this.#failure);
+          // One outage, one WARN: its first failure; later ones (even with another cause, as a
+          // restarting API server answers 'shutting down' and then refuses) until it recovers at DEBUG.
+          observer.failed(scope, stage, error, this.#failure !== undefined);
           this.#failure = message;
           await untilWokenOrAborted((w) => {
             wake = w;

@@ -22,7 +22,7 @@ export interface WatchObserver {
   restarted(scope: WatchScope, reason: RestartReason): void;
   /**
    * A list or watch failed and will be retried after a backoff. `repeated` is true while the scope
-   * has not recovered since its last reported failure with the same cause.
+   * has not recovered since an earlier failure, whatever that failure's cause.
    */
   failed(scope: WatchScope, stage: 'list' | 'watch', error: unknown, repeated: boolean): void;
   /** The uplink holds `batches` batches taken from the buffer and not yet acknowledged. */
