@@ -1,5 +1,5 @@
 import type * as grpc from '@grpc/grpc-js';
-import type { MessageTypeDefinition } from '@grpc/proto-loader';
+import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from './google/protobuf/Timestamp.ts';
 import type { Account as _orchagent_v1_Account, Account__Output as _orchagent_v1_Account__Output } from './orchagent/v1/Account.ts';
@@ -31,6 +31,7 @@ export interface ProtoGrpcType {
   orchagent: {
     v1: {
       Account: MessageTypeDefinition<_orchagent_v1_Account, _orchagent_v1_Account__Output>
+      AccountSource: EnumTypeDefinition
       Bookmark: MessageTypeDefinition<_orchagent_v1_Bookmark, _orchagent_v1_Bookmark__Output>
       CacheAck: MessageTypeDefinition<_orchagent_v1_CacheAck, _orchagent_v1_CacheAck__Output>
       CacheBatch: MessageTypeDefinition<_orchagent_v1_CacheBatch, _orchagent_v1_CacheBatch__Output>

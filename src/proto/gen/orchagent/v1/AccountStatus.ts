@@ -6,7 +6,15 @@
 export const _orchagent_v1_AccountStatus_State = {
   STATE_UNSPECIFIED: 'STATE_UNSPECIFIED',
   ACTIVE: 'ACTIVE',
+  /**
+   * The agent took the account but cannot serve it (the message says why, e.g. a kubeconfig error).
+   */
   FAILED: 'FAILED',
+  /**
+   * The agent did not take a dynamic assignment: dynamic accounts are disabled, or its own static
+   * account of the same name wins. It holds no dynamic account of that name.
+   */
+  REFUSED: 'REFUSED',
 } as const;
 
 export type _orchagent_v1_AccountStatus_State =
@@ -14,8 +22,17 @@ export type _orchagent_v1_AccountStatus_State =
   | 0
   | 'ACTIVE'
   | 1
+  /**
+   * The agent took the account but cannot serve it (the message says why, e.g. a kubeconfig error).
+   */
   | 'FAILED'
   | 2
+  /**
+   * The agent did not take a dynamic assignment: dynamic accounts are disabled, or its own static
+   * account of the same name wins. It holds no dynamic account of that name.
+   */
+  | 'REFUSED'
+  | 3
 
 export type _orchagent_v1_AccountStatus_State__Output = typeof _orchagent_v1_AccountStatus_State[keyof typeof _orchagent_v1_AccountStatus_State]
 

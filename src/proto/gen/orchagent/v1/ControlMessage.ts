@@ -5,6 +5,7 @@ import type { Heartbeat as _orchagent_v1_Heartbeat, Heartbeat__Output as _orchag
 import type { Operation as _orchagent_v1_Operation, Operation__Output as _orchagent_v1_Operation__Output } from '../../orchagent/v1/Operation.ts';
 import type { AddAccounts as _orchagent_v1_AddAccounts, AddAccounts__Output as _orchagent_v1_AddAccounts__Output } from '../../orchagent/v1/AddAccounts.ts';
 import type { DeleteAccounts as _orchagent_v1_DeleteAccounts, DeleteAccounts__Output as _orchagent_v1_DeleteAccounts__Output } from '../../orchagent/v1/DeleteAccounts.ts';
+import type { CacheDirectives as _orchagent_v1_CacheDirectives, CacheDirectives__Output as _orchagent_v1_CacheDirectives__Output } from '../../orchagent/v1/CacheDirectives.ts';
 
 /**
  * Control plane to agent.
@@ -15,7 +16,8 @@ export interface ControlMessage {
   'operation'?: (_orchagent_v1_Operation | null);
   'addAccounts'?: (_orchagent_v1_AddAccounts | null);
   'deleteAccounts'?: (_orchagent_v1_DeleteAccounts | null);
-  'message'?: "registered"|"heartbeat"|"operation"|"addAccounts"|"deleteAccounts";
+  'cacheDirectives'?: (_orchagent_v1_CacheDirectives | null);
+  'message'?: "registered"|"heartbeat"|"operation"|"addAccounts"|"deleteAccounts"|"cacheDirectives";
 }
 
 /**
@@ -27,5 +29,6 @@ export interface ControlMessage__Output {
   'operation'?: (_orchagent_v1_Operation__Output | null);
   'addAccounts'?: (_orchagent_v1_AddAccounts__Output | null);
   'deleteAccounts'?: (_orchagent_v1_DeleteAccounts__Output | null);
-  'message'?: "registered"|"heartbeat"|"operation"|"addAccounts"|"deleteAccounts";
+  'cacheDirectives'?: (_orchagent_v1_CacheDirectives__Output | null);
+  'message'?: "registered"|"heartbeat"|"operation"|"addAccounts"|"deleteAccounts"|"cacheDirectives";
 }
