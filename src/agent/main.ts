@@ -87,6 +87,10 @@ export async function runAgent(
     registry: accounts,
     env: io.env,
     onResponse: (verb, code) => metrics.kubernetesRequests.inc({ verb, code: String(code) }),
+    onRetry: (verb, error) => {
+      metrics.kubernetesRequestRetries.inc({ verb });
+      log.debug({ verb, cause: causeOf(error) }, 'retrying a Kubernetes API request (orchestrator.retries)');
+    },
     ...(options.serviceAccountRoot === undefined ? {} : { serviceAccountRoot: options.serviceAccountRoot }),
   });
   const journal = new OperationJournal({ capacity: 200, now: Date.now });

@@ -3,7 +3,13 @@
 // control plane's lastAssignmentMsg). Operations and watches get the account's cluster from here.
 import { isRecord } from '../../lib/is-record.ts';
 import type { AccountConfig, AgentConfig } from '../config/index.ts';
-import { ClusterResources, KubeHttp, type KubeVerb, resolveKubeConfig } from '../kube/index.ts';
+import {
+  ClusterResources,
+  KubeHttp,
+  type KubeVerb,
+  kubeRetryPolicy,
+  resolveKubeConfig,
+} from '../kube/index.ts';
 import type { AccountCluster } from '../operations/index.ts';
 import type { AccountRegistry } from './account-registry.ts';
 
@@ -17,6 +23,7 @@ export interface AccountClustersDeps {
   registry: AccountRegistry;
   env: NodeJS.ProcessEnv;
   onResponse: (verb: KubeVerb, code: number) => void;
+  onRetry?: (verb: KubeVerb, error: unknown) => void;
   serviceAccountRoot?: string;
 }
 
@@ -39,7 +46,11 @@ export class AccountClusters {
           ? {}
           : { serviceAccountRoot: this.#deps.serviceAccountRoot }),
       });
-      const http = new KubeHttp(resolved.kubeConfig, resolved.server, { onResponse: this.#deps.onResponse });
+      const http = new KubeHttp(resolved.kubeConfig, resolved.server, {
+        onResponse: this.#deps.onResponse,
+        retry: kubeRetryPolicy(this.#deps.config.orchestrator.retries),
+        ...(this.#deps.onRetry === undefined ? {} : { onRetry: this.#deps.onRetry }),
+      });
       const version = await http.request({ verb: 'get', method: 'GET', path: '/version', signal });
       const kubernetesVersion =
         isRecord(version.body) && typeof version.body.gitVersion === 'string'

@@ -6,6 +6,6 @@ export { discoverResources, resourceFor, resourcePath } from './discovery.ts';
 export { KubeApiError } from './kube-api-error.ts';
 export type { ResolvedKubeConfig } from './kube-config.ts';
 export { KubeConfigError, resolveKubeConfig } from './kube-config.ts';
-export type { KubeRequest, KubeResponse, KubeVerb, WatchEvent } from './kube-http.ts';
+export type { KubeHttpDeps, KubeRequest, KubeResponse, KubeVerb, WatchEvent } from './kube-http.ts';
 export { KubeHttp, KubeTransportError } from './kube-http.ts';
 export { kubeRetryPolicy } from './kube-retry-policy.ts';

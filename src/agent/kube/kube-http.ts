@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { HttpMethod, type KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { fetch } from 'undici';
 import { errorCode, isRecord } from '../../lib/is-record.ts';
+import { type RetryPolicy, withRetries } from '../../lib/retry.ts';
 import { KubeApiError } from './kube-api-error.ts';
 
 export type KubeVerb =
@@ -57,6 +58,14 @@ export class KubeTransportError extends Error {
 export interface KubeHttpDeps {
   /** Called once per answered request, for the requests metric. */
   onResponse?: (verb: KubeVerb, code: number) => void;
+  /**
+   * `orchestrator.retries` (spec, Errors 1): every request is retried under it, reads and writes of
+   * every operation, discovery and the version check alike. Watch streams are not: the watch loop
+   * resumes or relists them itself.
+   */
+  retry?: RetryPolicy;
+  /** Called before each retry, with the error that caused it. */
+  onRetry?: (verb: KubeVerb, error: unknown) => void;
 }
 
 export class KubeHttp {
@@ -101,6 +110,23 @@ export class KubeHttp {
   }
 
   async request(request: KubeRequest): Promise<KubeResponse> {
+    const retry = this.#deps.retry;
+    if (retry === undefined) return this.#requestOnce(request);
+    return withRetries(
+      () => this.#requestOnce(request),
+      {
+        ...retry,
+        retryable: (error) => {
+          const again = retry.retryable(error);
+          if (again) this.#deps.onRetry?.(request.verb, error);
+          return again;
+        },
+      },
+      request.signal,
+    );
+  }
+
+  async #requestOnce(request: KubeRequest): Promise<KubeResponse> {
     const response = await this.#send(request);
     this.#deps.onResponse?.(request.verb, response.status);
     const text = await response.text();

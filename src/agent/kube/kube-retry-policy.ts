@@ -1,10 +1,19 @@
 // `orchestrator.retries.*` as a retry policy (spec, Errors 1): at most `maxRetries` attempts of the
 // same request, `backOffMs` apart; an error is retried only when its text contains an item of
-// `retryableErrors` (case-insensitive), unless `retryAnyError` is set. Client errors that cannot
-// change on a retry (4xx other than 408 and 429) are never retried.
+// `retryableErrors` (case-insensitive), unless `retryAnyError` is set, which retries any error a
+// retry can help with. Answers in which the API server judged the request itself are never retried:
+// the same request gets the same answer, and repeating a write that was refused (an update conflict,
+// a create of an existing name) only hides the refusal behind `maxRetries × backOffMs` of waiting.
+// 401 and 403 are not among them: a rotated token or an RBAC binding still propagating does heal,
+// so `retryAnyError` retries them.
 import type { RetryPolicy } from '../../lib/retry.ts';
 import type { AgentConfig } from '../config/index.ts';
 import { KubeApiError } from './kube-api-error.ts';
+
+/** Bad request, not found, method not allowed, not acceptable, conflict, gone, too large, media type, invalid. */
+export const UNCHANGING_STATUSES: ReadonlySet<number> = new Set([
+  400, 404, 405, 406, 409, 410, 413, 415, 422,
+]);
 
 export function kubeRetryPolicy(retries: AgentConfig['orchestrator']['retries']): RetryPolicy {
   const needles = retries.retryableErrors.map((e) => e.toLowerCase());
@@ -12,15 +21,7 @@ export function kubeRetryPolicy(retries: AgentConfig['orchestrator']['retries'])
     attempts: retries.enabled ? Math.max(1, retries.maxRetries) : 1,
     delayMs: retries.backOffMs,
     retryable: (error) => {
-      if (
-        error instanceof KubeApiError &&
-        error.status >= 400 &&
-        error.status < 500 &&
-        error.status !== 408 &&
-        error.status !== 429
-      ) {
-        return false;
-      }
+      if (error instanceof KubeApiError && UNCHANGING_STATUSES.has(error.status)) return false;
       if (retries.retryAnyError) return true;
       const text = (
         error instanceof Error ? `${error.name} ${error.message} ${String(error.cause ?? '')}` : String(error)

@@ -62,6 +62,12 @@ export function createAgentMetrics(registry: Registry, sources: MetricSources) {
       labelNames: ['verb', 'code'],
       registers,
     }),
+    kubernetesRequestRetries: new Counter({
+      name: 'orch_agent_kubernetes_request_retries_total',
+      help: 'Requests to Kubernetes API servers made again under orchestrator.retries, by verb.',
+      labelNames: ['verb'],
+      registers,
+    }),
     operations: new Counter({
       name: 'orch_agent_operations_total',
       help: 'Operations carried out, by type and result.',

@@ -42,13 +42,29 @@ describe('orchestrator.retries', () => {
     ).toBe(3);
   });
 
-  it('never retries a client error that cannot change, even with retryAnyError', async () => {
+  it('never retries an answer about the request itself, even with retryAnyError or a matching item', async () => {
+    for (const [status, message] of [
+      [400, 'bad request: timeout field'],
+      [404, 'deployments "timeout" not found'],
+      [409, 'conflict: the object has been modified; timeout'],
+      [410, 'too old resource version (timeout)'],
+      [422, 'Deployment "web" is invalid: spec.timeout'],
+    ] as const) {
+      expect(
+        await attemptsUntilGivingUp({ ...defaults, retryAnyError: true }, apiError(status, message)),
+      ).toBe(1);
+      expect(await attemptsUntilGivingUp(defaults, apiError(status, message))).toBe(1);
+    }
+  });
+
+  it('retries refusals that heal (401, 403: a rotated token, RBAC still propagating) only with retryAnyError', async () => {
+    expect(await attemptsUntilGivingUp(defaults, apiError(403, 'forbidden'))).toBe(1);
     expect(
-      await attemptsUntilGivingUp(
-        { ...defaults, retryAnyError: true },
-        apiError(403, 'forbidden: timeout policy'),
-      ),
-    ).toBe(1);
+      await attemptsUntilGivingUp({ ...defaults, retryAnyError: true }, apiError(403, 'forbidden')),
+    ).toBe(3);
+    expect(
+      await attemptsUntilGivingUp({ ...defaults, retryAnyError: true }, apiError(401, 'Unauthorized')),
+    ).toBe(3);
     expect(
       await attemptsUntilGivingUp({ ...defaults, retryAnyError: true }, apiError(429, 'too many requests')),
     ).toBe(3);

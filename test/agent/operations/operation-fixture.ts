@@ -3,7 +3,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AgentConfig, formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
-import { ClusterResources, KubeHttp, resolveKubeConfig } from '../../../src/agent/kube/index.ts';
+import {
+  ClusterResources,
+  KubeHttp,
+  type KubeHttpDeps,
+  kubeRetryPolicy,
+  resolveKubeConfig,
+} from '../../../src/agent/kube/index.ts';
 import {
   type AccountCluster,
   HANDLERS,
@@ -15,10 +21,13 @@ import { tempDir, writeConfig } from '../config/config-fixture.ts';
 export async function accountCluster(
   kubeconfigPath: string,
   orchestratorExtra = '',
+  onResponse?: KubeHttpDeps['onResponse'],
 ): Promise<AccountCluster> {
+  // Fast retries unless the test sets its own.
+  const defaultRetries = /^ {2}retries:/m.test(orchestratorExtra) ? '' : '  retries:\n    backOffMs: 10\n';
   const loaded = await loadConfig(
     writeConfig(
-      `orchestrator:\n${orchestratorExtra}  retries:\n    backOffMs: 10\n  accounts:\n    - name: test\n      orchConfigFile: ${kubeconfigPath}\n`,
+      `orchestrator:\n${orchestratorExtra}${defaultRetries}  accounts:\n    - name: test\n      orchConfigFile: ${kubeconfigPath}\n`,
     ),
     { fetchSecrets: false },
   );
@@ -26,7 +35,10 @@ export async function accountCluster(
   const config: AgentConfig = loaded.config;
   const account = config.orchestrator.accounts[0]!;
   const resolved = resolveKubeConfig(account, { env: {}, noProxy: false });
-  const http = new KubeHttp(resolved.kubeConfig, resolved.server);
+  const http = new KubeHttp(resolved.kubeConfig, resolved.server, {
+    retry: kubeRetryPolicy(config.orchestrator.retries),
+    ...(onResponse === undefined ? {} : { onResponse }),
+  });
   return { config, account, http, resources: new ClusterResources(http), patchSchemas: new Map() };
 }
 

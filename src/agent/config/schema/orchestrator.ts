@@ -6,13 +6,17 @@ import { uniqueAccountNames } from './account.ts';
 import { nonEmptyString, nonNegativeInt } from './primitives.ts';
 
 const retries = z.object({
-  enabled: setting(z.boolean().default(true), { description: 'retry failed requests to the API server' }),
+  enabled: setting(z.boolean().default(true), {
+    description:
+      'retry failed requests to the API server: every request (discovery, the version check, lists, reads and writes of every operation); watch streams resume or relist instead',
+  }),
   maxRetries: setting(nonNegativeInt().default(3), { description: 'attempts of the same request' }),
   backOffMs: setting(nonNegativeInt().default(3000), {
     description: 'wait between attempts in milliseconds',
   }),
   retryAnyError: setting(z.boolean().default(false), {
-    description: 'true retries any error; false only errors containing an item of retryableErrors',
+    description:
+      'true retries any error a retry can help with (connection failures, timeouts, 5xx, 429, 401, 403); never answers about the request itself (400, 404, 405, 406, 409, 410, 413, 415, 422). false: only errors containing an item of retryableErrors',
   }),
   retryableErrors: setting(z.array(nonEmptyString()).default(['timeout', 'deadline exceeded']), {
     description: 'error substrings that make a request retryable when retryAnyError is false',

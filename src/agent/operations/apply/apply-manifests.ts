@@ -3,9 +3,8 @@
 // Each manifest goes server-side or client-side as the apply policy decides.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isRecord } from '../../../lib/is-record.ts';
-import { withRetries } from '../../../lib/retry.ts';
 import type { AccountConfig, AgentConfig } from '../../config/index.ts';
-import { type ClusterResources, type KubeHttp, kubeRetryPolicy, resourcePath } from '../../kube/index.ts';
+import { type ClusterResources, type KubeHttp, resourcePath } from '../../kube/index.ts';
 import { resolveApplyPolicy } from './apply-policy.ts';
 import { clientSideApply } from './client-side-apply.ts';
 import { describeManifest, groupOf, type Manifest, parseManifest } from './manifest.ts';
@@ -88,19 +87,14 @@ export async function applyManifests(
       }
       return cached;
     };
-    // Both apply modes are idempotent, so a failed attempt is simply made again (orchestrator.retries).
-    const result = await withRetries(
-      () =>
-        policy.serverSide
-          ? serverSideApply(target.http, resource, manifest, {
-              ...policy,
-              force: options.force,
-              signal: options.signal,
-            })
-          : clientSideApply(target.http, resource, manifest, schema, options.signal),
-      kubeRetryPolicy(target.config.orchestrator.retries),
-      options.signal,
-    );
+    // Each request of either apply mode is retried by the account's KubeHttp (orchestrator.retries).
+    const result = policy.serverSide
+      ? await serverSideApply(target.http, resource, manifest, {
+          ...policy,
+          force: options.force,
+          signal: options.signal,
+        })
+      : await clientSideApply(target.http, resource, manifest, schema, options.signal);
     const metadata = isRecord(result) && isRecord(result.metadata) ? result.metadata : {};
     applied.push({
       apiVersion: manifest.apiVersion,
