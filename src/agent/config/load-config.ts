@@ -8,6 +8,7 @@ import { indexSchema, type SchemaIndex } from '../../lib/schema-walk.ts';
 import { type KeyPath, parseYamlSource, type YamlSource, YamlSyntaxError } from '../../lib/yaml-source.ts';
 import { dropEmptyValues } from './empty-values.ts';
 import { checkKeys } from './key-check.ts';
+import { oAuthScopesNotes } from './oauth-scopes-note.ts';
 import { AGENT_CONFIG_SCHEMAS, type AgentConfig } from './schema/agent-config.ts';
 import { secretsSchema } from './schema/secrets-store.ts';
 import { DEFAULT_VARIANT, VARIANTS, type Variant, variantSchema } from './schema/variant.ts';
@@ -125,7 +126,7 @@ export async function loadConfig(
     issues.unshift(makeIssue('info', file, { line: 1, column: 1 }, [], inferred.note));
   }
   const settings = dropEmptyValues(raw, schemaIndexes()[variant]);
-  for (const f of variantNotes(settings, variant)) {
+  for (const f of [...variantNotes(settings, variant), ...oAuthScopesNotes(settings)]) {
     issues.push(makeIssue(f.severity, file, keyAt(f.path), f.path, f.message));
   }
 

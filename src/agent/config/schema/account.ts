@@ -65,7 +65,8 @@ function accountShape() {
       since: '0.3.1',
     }),
     oAuthScopes: setting(stringList().default([]), {
-      description: 'OAuth scopes for the cloud-provider authenticator',
+      description:
+        "OAuth scopes for the cloud-provider authenticator. No authenticator the agent supports takes scopes (client-node's gcp, azure and oidc providers, exec plugins, tokens, certificates): a non-empty list loads with a warning that it has no effect",
     }),
     permissions: setting(permissionsSchema.default({}), {
       description:
