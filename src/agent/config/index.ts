@@ -4,6 +4,8 @@
 export type { ConfigIssue } from '../../lib/config-issue.ts';
 export { formatIssue } from '../../lib/config-issue.ts';
 export type { SettingInfo } from '../../lib/schema-walk.ts';
+export type { AccountDefinition } from './account-definition.ts';
+export { loadAccountDefinition } from './account-definition.ts';
 export { checkReferencedFiles } from './check-files.ts';
 export { printEffectiveConfig, REDACTED, redactedConfig } from './effective-config.ts';
 export type { FailedConfig, LoadConfigOptions, LoadedConfig } from './load-config.ts';

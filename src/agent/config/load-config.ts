@@ -35,6 +35,8 @@ export interface LoadedConfig {
   issues: ConfigIssue[];
   /** Key paths that held a secret reference, with the reference text (safe to show). */
   secretReferences: Array<{ path: KeyPath; reference: string }>;
+  /** The engines the file's references were resolved with; dynamic account definitions use them too. */
+  secretEngines: ReadonlyArray<SecretEngine>;
   /** Where a key path sits in the file, for problems found after loading. */
   locate(path: KeyPath): { line: number; column: number };
   dispose(): Promise<void>;
@@ -154,6 +156,7 @@ export async function loadConfig(
     config: parsed.data,
     issues,
     secretReferences: secrets.references,
+    secretEngines: engines,
     locate: keyAt,
     dispose: secrets.dispose,
   };
