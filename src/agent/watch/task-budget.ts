@@ -1,6 +1,10 @@
 // The task budget (`tasks.*`): at most `totalBudget` tasks at once, and at most `budgetPerAccount` per
-// account (0 = unlimited; both are checked when both are set). Waiting tasks start in order, when a
-// slot frees up or at the next queue check (`queueCheckFrequencyMs`).
+// account (0 = unlimited; both are checked when both are set). A task that fits starts at once; one
+// that does not waits in the queue, which is checked every `queueCheckFrequencyMs` (the spec: "how
+// often the agent checks for new tasks"): each check starts, in order, every waiting task that fits
+// then. A freed slot is taken at the next check, not at once, so the setting paces how fast a queue
+// of lists drains: lower it for a faster initial sync under a tight budget, raise it to spread the
+// load on the API servers.
 
 export interface TaskBudgetSettings {
   totalBudget: number;
@@ -86,7 +90,6 @@ export class TaskBudget {
     } finally {
       this.#total--;
       this.#running.set(account, (this.#running.get(account) ?? 1) - 1);
-      this.#drain();
     }
   }
 }

@@ -17,7 +17,8 @@ export function tasksSchema(variant: Variant) {
         description: 'cap on tasks per account; 0 means unlimited',
       }),
       queueCheckFrequencyMs: setting(positiveInt().default(2000), {
-        description: 'how often queued tasks are checked for a free budget slot',
+        description:
+          'how often the agent checks its queue of waiting tasks: each check starts every waiting task the budget allows then; a freed slot is taken at the next check',
       }),
     })
     .prefault({});
