@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { credentials, status } from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type CertificateAuthority, createCa, issueLoopbackServer } from '../support/pki.ts';
+import { tlsHandshake } from '../support/tls-handshake.ts';
 import { helloFor, startTestControlPlane, TestAgent, type TestControlPlane } from './harness.ts';
 
 let dir: string;
@@ -61,18 +62,32 @@ describe('client certificate authentication', () => {
     expect(cp.plane.registry.list().map((s) => s.agentId)).toEqual(['agent-1']);
   });
 
-  it('refuses a certificate from an unknown CA during the handshake', async () => {
-    const stranger = await clientWith(await createCa('some other CA'), 'agent-1');
+  it('refuses a certificate from an unknown CA during the handshake, and only for its issuer', async () => {
+    const otherCa = await createCa('some other CA');
+    const stranger = await clientWith(otherCa, 'agent-1');
     stranger.openSession().write({ hello: helloFor('agent-1', ['mtls-b']) });
     expect((await stranger.sessionEnded)?.code).toBe(status.UNAVAILABLE);
     expect(await cp.plane.store.agents.account('mtls-b')).toBeUndefined();
+    // UNAVAILABLE is also what a stopped server gives: on a raw socket the same server closes the
+    // connection after the handshake for this certificate, and answers HTTP/2 for one its CA signed.
+    const cert = await otherCa.issue({ commonName: 'agent-1', usage: 'client' });
+    expect(
+      await tlsHandshake(cp.address, { ca: ca.certPem, certPem: cert.certPem, keyPem: cert.keyPem }),
+    ).toBe('closed after handshake');
+    const good = await ca.issue({ commonName: 'agent-1', usage: 'client' });
+    expect(
+      await tlsHandshake(cp.address, { ca: ca.certPem, certPem: good.certPem, keyPem: good.keyPem }),
+    ).toBe('accepted');
   });
 
-  it('refuses a client without a certificate during the handshake', async () => {
+  it('refuses a client without a certificate during the handshake, with the certificate-required alert', async () => {
     const bare = new TestAgent(cp.address, { creds: credentials.createSsl(Buffer.from(ca.certPem)) });
     agents.push(bare);
     bare.openSession().write({ hello: helloFor('agent-1', ['mtls-c']) });
-    expect((await bare.sessionEnded)?.code).toBe(status.UNAVAILABLE);
+    const ended = await bare.sessionEnded;
+    expect(ended?.code).toBe(status.UNAVAILABLE);
+    expect(ended?.details).toMatch(/alert certificate required/i);
+    expect(await tlsHandshake(cp.address, { ca: ca.certPem })).toMatch(/alert certificate required/i);
   });
 
   it('refuses with PERMISSION_DENIED a valid certificate whose CN is not a configured agent', async () => {
@@ -82,6 +97,11 @@ describe('client certificate authentication', () => {
       code: status.PERMISSION_DENIED,
       details: 'client certificate CN=agent-9 is not a configured agent',
     });
+    expect(
+      cp.logs.some(
+        (l) => l.msg === 'refused agent call: client certificate CN=agent-9 is not a configured agent',
+      ),
+    ).toBe(true);
     expect(await cp.plane.store.agents.account('mtls-d')).toBeUndefined();
   });
 });

@@ -46,6 +46,9 @@ describe('bearer token', () => {
     await c.waitFor('backoff');
     await c.waitFor('backoff', 2000, c.transitions.findIndex((t) => t.state === 'backoff') + 1);
     expect(c.logs.some((l) => l.reason === 'unauthenticated' && l.level === 50)).toBe(true);
+    expect(
+      cp.logs.some((l) => l.msg === 'refused agent call: no bearer token and no client certificate'),
+    ).toBe(true);
   });
 
   it('uses the token the command prints after a refresh from the next call on', async () => {

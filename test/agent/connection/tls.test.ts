@@ -13,6 +13,7 @@ import {
   type IssuedCertificate,
   writeClientFiles,
 } from '../../support/pki.ts';
+import { tlsHandshake } from '../../support/tls-handshake.ts';
 import { agentConfig, connectionFor, type TestConnection } from './support.ts';
 
 const SERVER_NAME = 'cloudctl.internal';
@@ -180,5 +181,16 @@ describe('TLS and mTLS', () => {
         clientKeyFile: files.keyFile,
       }),
     );
+    // The agent sees UNAVAILABLE, as it would for a stopped server: the server itself must have
+    // refused this certificate after the handshake, while taking one its CA signed.
+    const handshake = (cert: IssuedCertificate) =>
+      tlsHandshake(cp.address, {
+        ca: ca.certPem,
+        certPem: cert.certPem,
+        keyPem: cert.keyPem,
+        servername: SERVER_NAME,
+      });
+    expect(await handshake(stranger)).toBe('closed after handshake');
+    expect(await handshake(client)).toBe('accepted');
   });
 });
