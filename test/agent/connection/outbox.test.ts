@@ -1,5 +1,6 @@
 // Operation results: one produced while cloudctl is down is delivered after it comes back (nothing
-// lost across a hard restart), and a result that cannot be delivered is retried per
+// lost across a restart of cloudctl on the same database; crash tests with SIGKILL are in the
+// process-level suites), and a result that cannot be delivered is retried per
 // cloudctl.responseRetries, then logged and counted.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
