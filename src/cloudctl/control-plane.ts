@@ -16,6 +16,7 @@ import { AgentAuthenticator, configUsers, UserAuthenticator } from './auth/index
 import { cacheRoutes, cachingHandlers, IngestRate, OnDemandRefresh } from './caching/index.ts';
 import type { CloudctlConfig } from './config/index.ts';
 import { credentialAccounts, credentialsRoutes } from './credentials/index.ts';
+import { AccountPlacement, dynamicAccountsRoutes } from './dynamic-accounts/index.ts';
 import { type GrpcEndpoint, type GrpcService, type RpcDeps, startGrpcEndpoint } from './grpc/index.ts';
 import { type HttpEndpoint, type Route, startHttpEndpoint } from './http/index.ts';
 import { inapplicableRoutes } from './inapplicable/index.ts';
@@ -39,8 +40,10 @@ export interface ControlPlane {
   metrics: CloudctlMetrics;
   registry: AgentRegistry;
   operations: OperationDispatcher;
-  /** Dynamic accounts: assigns accounts to a connected agent at run time. */
+  /** Assigns accounts to one connected agent directly (the agent's watch tests). */
   accounts: AccountAssignments;
+  /** Dynamic accounts: which agents hold which cloudctl account, and which one caches it. */
+  placement: AccountPlacement;
   store: CloudctlStore;
   /** Every account cloudctl knows, agents' and its own. */
   directory: AccountDirectory;
@@ -92,6 +95,8 @@ export async function startControlPlane(
   // An agent's definition of an account wins over cloudctl's own.
   const directory = new AccountDirectory([agentAccounts(store), credentialAccounts(store.credentials)]);
   const guard = new AccountGuard(directory);
+  const placement = new AccountPlacement({ registry, store, logger: deps.logger, now });
+  await placement.start();
   const ingest = new IngestRate();
   const refresh = new OnDemandRefresh({
     cache: store.cache,
@@ -116,6 +121,7 @@ export async function startControlPlane(
     const rpcDeps: RpcDeps = {
       authenticator: new AgentAuthenticator(config.agents, deps.logger),
       registry,
+      sessionListener: placement,
       store,
       dispatcher: operations,
       logger: deps.logger,
@@ -136,7 +142,13 @@ export async function startControlPlane(
       }),
       ...agentAccountRoutes({ guard, store, registry }),
       ...readModelRoutes({ guard, model: store.readModel, operations }),
-      ...credentialsRoutes({ store, directory, now }),
+      ...credentialsRoutes({
+        store,
+        directory,
+        now,
+        changed: (name, change) => (change === 'created' ? placement.created(name) : placement.place()),
+      }),
+      ...dynamicAccountsRoutes({ guard, store, registry, placement, now }),
       ...inapplicableRoutes(),
     ];
     http = await startHttpEndpoint(config.http, {
@@ -163,6 +175,7 @@ export async function startControlPlane(
     registry,
     operations,
     accounts: new AccountAssignments({ registry, store, now }),
+    placement,
     store,
     directory,
     async close() {
@@ -172,6 +185,7 @@ export async function startControlPlane(
       // Tasks stop where they are (they carry on at the next start); their waits end with the dispatcher.
       const tasksStopped = runner.close();
       operations.close();
+      placement.close();
       await tasksStopped;
       await grpc.close();
       await store.close();

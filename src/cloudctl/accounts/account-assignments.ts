@@ -1,6 +1,8 @@
-// Dynamic accounts: assigning accounts to a connected agent at run time. The store records the agent
-// as their owner first, so the status it reports and the cache batches it streams for them are
-// accepted, then the definitions go down the agent's session as add_accounts.
+// A direct assignment of accounts to one connected agent, below the dynamic accounts interface (which
+// places cloudctl's accounts by zone, subscription and caching; see dynamic-accounts/): the store
+// records the agent as their owner first, so the status it reports and the cache batches it streams
+// for them are accepted, then the definitions go down the agent's session as add_accounts. The
+// agent's watch tests drive it; everything user-facing goes through /vendor/accounts.
 import { isRecord } from '../../lib/is-record.ts';
 import type { AgentRegistry, SessionAccount } from '../sessions/index.ts';
 import type { CloudctlStore } from '../store/index.ts';
@@ -29,6 +31,7 @@ export class AccountAssignments {
       // Known once the agent has connected the account; it says so at its next hello.
       apiServerHost: '',
       kubernetesVersion: '',
+      source: 'cloudctl',
     }));
     await store.agents.register(
       {

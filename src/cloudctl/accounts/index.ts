@@ -1,5 +1,5 @@
-// Accounts: every account cloudctl knows (from agents and its own definitions), the permission
-// checks on them, and accounts assigned to agents at run time (dynamic accounts).
+// Accounts: every account cloudctl knows (from agents and its own definitions) and the permission
+// checks on them, and a direct assignment of accounts to one agent.
 export { type AccountAssignment, AccountAssignments } from './account-assignments.ts';
 export {
   AccountDirectory,

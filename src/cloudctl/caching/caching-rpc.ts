@@ -1,6 +1,7 @@
 // orchagent.v1.Caching: stores the resource events, snapshots and bookmarks agents stream up, one
 // batch at a time, acknowledging each once it is committed (and counting its events and its commit
-// time); answers resume-version queries. An agent may only write and read the accounts it registered.
+// time); answers resume-version queries. An agent may only write and read the accounts it registered
+// and the cloudctl accounts it holds.
 import { type ServerDuplexStream, status } from '@grpc/grpc-js';
 import {
   type CacheAck,
@@ -17,7 +18,11 @@ const PUBLISH = '/orchagent.v1.Caching/Publish';
 const RESUME = '/orchagent.v1.Caching/GetResumeVersions';
 
 async function ownedAccounts(deps: RpcDeps, agentId: string): Promise<Set<string>> {
-  return new Set(await deps.store.agents.accountsOf(agentId));
+  const [own, held] = await Promise.all([
+    deps.store.agents.accountsOf(agentId),
+    deps.store.dynamicAccounts.accountsHeldBy(agentId),
+  ]);
+  return new Set([...own, ...held]);
 }
 
 /** Resource events (upserts and deletes, not snapshot marks or bookmarks) per account. */

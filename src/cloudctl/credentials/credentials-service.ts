@@ -19,6 +19,8 @@ export interface CredentialsDeps {
   /** Every account, agents' first: the one that answers "does this name exist, and whose is it". */
   directory: AccountDirectory;
   now: () => Date;
+  /** Told after each write, so accounts placed on agents follow their definitions (dynamic accounts). */
+  changed: (name: string, change: 'created' | 'updated' | 'deleted') => Promise<void>;
 }
 
 function definedByAgent(account: KnownAccount): HttpError {
@@ -78,6 +80,7 @@ export class Credentials {
     const stored = await store.credentials.create(this.#write(definition), now());
     // Created by someone else since the check above: the store's key decided.
     if (stored === 'exists') throw new HttpError('CONFLICT', `account ${definition.name} already exists`);
+    await this.#deps.changed(definition.name, 'created');
     return stored.definition;
   }
 
@@ -88,6 +91,7 @@ export class Credentials {
     this.#requireWritable(user, definition, 'update');
     const stored = await store.credentials.update(this.#write(definition), now());
     if (stored === 'missing') throw new HttpError('NOT_FOUND', `no account named ${definition.name}`);
+    await this.#deps.changed(definition.name, 'updated');
     return stored.definition;
   }
 
@@ -97,6 +101,7 @@ export class Credentials {
     if (account.source === 'static-agent-config') throw definedByAgent(account);
     if ((await store.credentials.delete(name, now())) === 'missing')
       throw new HttpError('NOT_FOUND', `no account named ${name}`);
+    await this.#deps.changed(name, 'deleted');
   }
 
   /**

@@ -3,12 +3,14 @@ import type { Logger } from 'pino';
 import type { AgentAuthenticator } from '../auth/index.ts';
 import type { CloudctlMetrics } from '../observability/index.ts';
 import type { OperationDispatcher } from '../operations/index.ts';
-import type { AgentRegistry } from '../sessions/index.ts';
+import type { AgentRegistry, SessionListener } from '../sessions/index.ts';
 import type { CloudctlStore } from '../store/index.ts';
 
 export interface RpcDeps {
   authenticator: AgentAuthenticator;
   registry: AgentRegistry;
+  /** Told of each session's life (dynamic accounts). */
+  sessionListener: SessionListener;
   store: CloudctlStore;
   dispatcher: OperationDispatcher;
   logger: Logger;

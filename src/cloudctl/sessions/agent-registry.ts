@@ -8,6 +8,21 @@ export interface SessionAccount {
   permissions: { read: string[]; write: string[] };
   apiServerHost: string;
   kubernetesVersion: string;
+  /** Its definition's origin: the agent's config file, or an assignment by cloudctl. */
+  source: 'static-agent-config' | 'cloudctl';
+}
+
+/** What the agent said at hello about taking dynamic accounts (its dynamicAccounts settings). */
+export interface DynamicAccountSettings {
+  /** false: cloudctl sends it no add_accounts at all. */
+  enabled: boolean;
+  interceptorEnabled: boolean;
+  /** Most accounts per add_accounts message; 0 when the agent set no bound. */
+  scanBatchSize: number;
+  /** How often its subscription is scanned; 0 when it subscribes to nothing. */
+  scanFrequencySeconds: number;
+  namePatterns: string[];
+  credentialScanNamePatterns: string[];
 }
 
 export interface AgentSession {
@@ -17,6 +32,7 @@ export interface AgentSession {
   zoneId: string;
   replicaCount: number;
   accounts: SessionAccount[];
+  dynamicAccounts: DynamicAccountSettings;
   connectedAt: Date;
   lastHeartbeatAt: Date;
   /** Writes to the session's stream; false when the stream is gone. */
@@ -51,6 +67,7 @@ export class AgentRegistry {
     return [...this.#sessions.values()].map(({ send: _send, ...view }) => ({
       ...view,
       accounts: view.accounts.map((a) => ({ ...a })),
+      dynamicAccounts: { ...view.dynamicAccounts },
     }));
   }
 
@@ -68,12 +85,33 @@ export class AgentRegistry {
     return chosen;
   }
 
-  /** The session to send an account's work to: the most recently connected one that serves it. */
+  /** The newest session of every connected agent: where cloudctl sends what concerns the agent. */
+  newestSessions(): AgentSession[] {
+    const newest = new Map<string, AgentSession>();
+    for (const session of this.#sessions.values()) {
+      const chosen = newest.get(session.agentId);
+      if (chosen === undefined || session.connectedAt >= chosen.connectedAt)
+        newest.set(session.agentId, session);
+    }
+    return [...newest.values()];
+  }
+
+  /**
+   * The session to send an account's work to: the most recently connected one that serves it, an
+   * agent's own (static) definition before cloudctl's, as the agent's definition wins.
+   */
   sessionFor(account: string): AgentSession | undefined {
     let chosen: AgentSession | undefined;
+    let chosenStatic = false;
     for (const session of this.#sessions.values()) {
-      if (!session.accounts.some((a) => a.name === account)) continue;
-      if (chosen === undefined || session.connectedAt >= chosen.connectedAt) chosen = session;
+      const served = session.accounts.find((a) => a.name === account);
+      if (served === undefined) continue;
+      const isStatic = served.source === 'static-agent-config';
+      if (chosenStatic && !isStatic) continue;
+      if (chosen === undefined || (isStatic && !chosenStatic) || session.connectedAt >= chosen.connectedAt) {
+        chosen = session;
+        chosenStatic = isStatic;
+      }
     }
     return chosen;
   }

@@ -1,6 +1,12 @@
 // Agent sessions: the live registry of connected agents, their durable record, and the
 // orchagent.v1.AgentSession service that opens and ends them.
-export { AgentRegistry, type AgentSession, type SessionAccount, type SessionView } from './agent-registry.ts';
+export {
+  AgentRegistry,
+  type AgentSession,
+  type DynamicAccountSettings,
+  type SessionAccount,
+  type SessionView,
+} from './agent-registry.ts';
 export {
   type AccountRegistration,
   type AccountState,
@@ -9,4 +15,9 @@ export {
   type StoredAccount,
   type StoredAgent,
 } from './agent-store.ts';
+export type {
+  AccountReport,
+  CacheDirective,
+  SessionListener,
+} from './session-listener.ts';
 export { sessionHandlers } from './session-rpc.ts';

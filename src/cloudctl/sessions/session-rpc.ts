@@ -11,14 +11,14 @@ import {
   toTimestamp,
 } from '../../proto/index.ts';
 import { type RpcDeps, RpcFailure } from '../grpc/index.ts';
-import type { AgentSession } from './agent-registry.ts';
+import type { AgentSession, DynamicAccountSettings, SessionAccount } from './agent-registry.ts';
 import type { AccountRegistration } from './agent-store.ts';
 
 const METHOD = '/orchagent.v1.AgentSession/Connect';
 
 type SessionCall = ServerDuplexStream<AgentMessage__Output, ControlMessage>;
 
-function accountsOf(hello: Hello__Output): AccountRegistration[] {
+function accountsOf(hello: Hello__Output): SessionAccount[] {
   const seen = new Set<string>();
   return hello.accounts.map((account, index) => {
     if (account.name === '')
@@ -32,8 +32,29 @@ function accountsOf(hello: Hello__Output): AccountRegistration[] {
       permissions: { read: account.permissions?.read ?? [], write: account.permissions?.write ?? [] },
       apiServerHost: account.apiServerHost,
       kubernetesVersion: account.kubernetesVersion,
+      // An agent that does not say is older than dynamic accounts: everything it has is its own.
+      source: account.source === 'CLOUDCTL' ? 'cloudctl' : 'static-agent-config',
     };
   });
+}
+
+function dynamicAccountsOf(hello: Hello__Output): DynamicAccountSettings {
+  const settings = hello.dynamicAccounts;
+  return {
+    enabled: settings?.enabled ?? false,
+    interceptorEnabled: settings?.interceptorEnabled ?? false,
+    scanBatchSize: settings?.scanBatchSize ?? 0,
+    scanFrequencySeconds: settings?.scanFrequencySeconds ?? 0,
+    namePatterns: settings?.namePatterns ?? [],
+    credentialScanNamePatterns: settings?.credentialScanNamePatterns ?? [],
+  };
+}
+
+/** The accounts the store records as the agent's own: those of its config file. */
+function staticAccounts(accounts: readonly SessionAccount[]): AccountRegistration[] {
+  return accounts
+    .filter((account) => account.source === 'static-agent-config')
+    .map(({ source: _source, ...account }) => account);
 }
 
 function connect(call: SessionCall, deps: RpcDeps): void {
@@ -65,8 +86,12 @@ function connect(call: SessionCall, deps: RpcDeps): void {
     clearInterval(heartbeatTimer);
     if (session === undefined) return;
     deps.registry.remove(sessionId);
+    const ended = session;
     session = undefined;
     log.info({ reason }, 'agent session ended');
+    deps.sessionListener
+      .closed(ended)
+      .catch((error: unknown) => log.error({ err: error }, 'cannot hand over what the session held'));
     if (!deps.registry.isConnected(agentId)) {
       deps.store.agents
         .disconnected(agentId)
@@ -100,7 +125,13 @@ function connect(call: SessionCall, deps: RpcDeps): void {
     const accounts = accountsOf(hello);
     const now = deps.now();
     await deps.store.agents.register(
-      { agentId, version: hello.version, zoneId: hello.zoneId, replicaCount: hello.replicaCount, accounts },
+      {
+        agentId,
+        version: hello.version,
+        zoneId: hello.zoneId,
+        replicaCount: hello.replicaCount,
+        accounts: staticAccounts(accounts),
+      },
       now,
     );
     if (closed) return;
@@ -112,6 +143,7 @@ function connect(call: SessionCall, deps: RpcDeps): void {
       zoneId: hello.zoneId,
       replicaCount: hello.replicaCount,
       accounts,
+      dynamicAccounts: dynamicAccountsOf(hello),
       connectedAt: now,
       lastHeartbeatAt: now,
       send,
@@ -121,17 +153,23 @@ function connect(call: SessionCall, deps: RpcDeps): void {
       { version: hello.version, zoneId: hello.zoneId, accounts: accounts.map((a) => a.name) },
       'agent registered',
     );
+    const held = await deps.sessionListener.opening(session);
+    if (closed) return;
     send({
       registered: {
         sessionId,
-        cache: accounts.map((account) => ({
-          account: account.name,
-          enabled: true,
-          kinds: [],
-          omitKinds: [],
-        })),
+        cache: [
+          ...staticAccounts(accounts).map((account) => ({
+            account: account.name,
+            enabled: true,
+            kinds: [],
+            omitKinds: [],
+          })),
+          ...held,
+        ],
       },
     });
+    await deps.sessionListener.opened(session);
     if (deps.heartbeatSeconds > 0) {
       heartbeatTimer = setInterval(
         () => send({ heartbeat: { sequence: String(++heartbeatSequence), sentAt: toTimestamp(deps.now()) } }),
@@ -161,11 +199,23 @@ function connect(call: SessionCall, deps: RpcDeps): void {
       case 'accountStatus': {
         const report = message.accountStatus;
         if (report == null) return;
-        const state = report.state === 'ACTIVE' || report.state === 'FAILED' ? report.state : 'UNKNOWN';
+        const state =
+          report.state === 'ACTIVE' || report.state === 'FAILED' || report.state === 'REFUSED'
+            ? report.state
+            : 'UNKNOWN';
+        const dynamic = await deps.sessionListener.accountStatus(session, {
+          account: report.account,
+          state,
+          message: report.message,
+        });
+        if (dynamic) {
+          log.info({ account: report.account, state, message: report.message }, 'dynamic account status');
+          return;
+        }
         const mine = await deps.store.agents.setAccountStatus(
           agentId,
           report.account,
-          state,
+          state === 'REFUSED' ? 'UNKNOWN' : state,
           report.message,
           deps.now(),
         );

@@ -2,6 +2,7 @@
 // Append new migrations; never edit one that has shipped.
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { credentialsMigration } from '../credentials/index.ts';
+import { dynamicAccountsMigration } from '../dynamic-accounts/index.ts';
 import { readModelMigration } from '../read-model/index.ts';
 import { tasksMigration } from '../tasks/index.ts';
 
@@ -88,6 +89,7 @@ export const migrationProvider: MigrationProvider = {
       '0002_credentials': credentialsMigration,
       '0003_tasks': tasksMigration,
       '0004_read_model': readModelMigration,
+      '0005_dynamic_accounts': dynamicAccountsMigration,
     };
   },
 };

@@ -150,6 +150,30 @@ export interface ReadObjectsTable {
   summary: Json;
 }
 
+/** An account registered for migration to agents (POST /vendor/accounts) and its state. */
+export interface DynamicAccountsTable {
+  name: string;
+  zone_id: string | null;
+  /** A path or secret reference that replaces the definition's orchConfigFile; null: the definition's. */
+  orch_config_file: string | null;
+  state: string;
+  last_assignment_msg: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A cloudctl-defined account held by an agent: sent on a session, caching or not, as reported. */
+export interface DynamicAccountAgentsTable {
+  account: string;
+  agent_id: string;
+  session_id: string;
+  caching: boolean;
+  /** SENT until the agent reports ACTIVE or FAILED. */
+  status: string;
+  message: string;
+  updated_at: Timestamp;
+}
+
 export interface CloudctlDatabase {
   agents: AgentsTable;
   accounts: AccountsTable;
@@ -161,4 +185,6 @@ export interface CloudctlDatabase {
   credentials: CredentialsTable;
   credential_revisions: CredentialRevisionsTable;
   read_objects: ReadObjectsTable;
+  dynamic_accounts: DynamicAccountsTable;
+  dynamic_account_agents: DynamicAccountAgentsTable;
 }

@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import { CacheStore, KindResolver } from '../caching/index.ts';
 import { CredentialStore } from '../credentials/index.ts';
+import { DynamicAccountStore } from '../dynamic-accounts/index.ts';
 import { OperationStore } from '../operations/index.ts';
 import { ReadIndex, ReadModel } from '../read-model/index.ts';
 import { AgentStore } from '../sessions/index.ts';
@@ -14,6 +15,8 @@ export interface CloudctlStore {
   agents: AgentStore;
   cache: CacheStore;
   credentials: CredentialStore;
+  /** Accounts registered for migration to agents, and which agents hold them. */
+  dynamicAccounts: DynamicAccountStore;
   operations: OperationStore;
   /** The read model: applications, clusters, server groups, ... from the index kept at ingest. */
   readModel: ReadModel;
@@ -30,6 +33,7 @@ export async function openStore(target: DatabaseTarget): Promise<CloudctlStore> 
     agents: new AgentStore(db),
     cache: new CacheStore(db, new ReadIndex()),
     credentials: new CredentialStore(db),
+    dynamicAccounts: new DynamicAccountStore(db),
     operations: new OperationStore(db),
     readModel: new ReadModel(db),
     tasks: new TaskStore(db),

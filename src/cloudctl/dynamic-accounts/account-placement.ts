@@ -1,0 +1,511 @@
+// Which connected agents hold which cloudctl-defined account, and which one of them caches it. One
+// pass (`#place`) compares what should be with what is and sends the difference: add_accounts (in
+// batches of the agent's scanBatchSize), delete_accounts, and cache_directives when caching moves.
+// Every event that can change the answer runs a pass: a session opening or ending, an agent's report,
+// an activation or a delete through the API, a subscription scan, an account created on the fly.
+// Passes run one at a time, so two events never send the same account twice.
+//
+// An agent may hold an account when it takes dynamic accounts (hello's dynamic_accounts.enabled), has
+// no static account of that name (its own definition wins; the conflict is written in the account's
+// lastAssignmentMsg) and has not refused it in this session, and either
+//   - the account is registered and activated (not INACTIVE), pinned to the agent's zone or to none, or
+//   - the agent's subscription (variant B patterns) matches it and no registration holds it INACTIVE.
+// Activated accounts go out at once; subscribed ones at the agent's scans (registration, then every
+// scanFrequencySeconds) or, with the interceptor, as soon as POST /credentials creates them.
+import type { Logger } from 'pino';
+import type { AccountDefinition } from '../../proto/index.ts';
+import type { StoredCredentials } from '../credentials/index.ts';
+import type {
+  AccountReport,
+  AgentRegistry,
+  AgentSession,
+  CacheDirective,
+  SessionAccount,
+  SessionListener,
+  SessionView,
+} from '../sessions/index.ts';
+import type { CloudctlStore } from '../store/index.ts';
+import { type AccountState, isActivated, transition } from './account-state.ts';
+import type { DynamicAccountStore, Holder, Registration } from './dynamic-account-store.ts';
+import { type Subscription, subscriptionOf } from './subscription.ts';
+
+export interface PlacementDeps {
+  registry: AgentRegistry;
+  store: Pick<CloudctlStore, 'credentials'> & { dynamicAccounts: DynamicAccountStore };
+  logger: Logger;
+  now: () => Date;
+  /** Timers for subscription scans; tests may pass their own. */
+  setInterval?: (run: () => void, ms: number) => NodeJS.Timeout;
+  clearInterval?: (timer: NodeJS.Timeout) => void;
+}
+
+/** What a pass was started by, for the additions only subscriptions gate. */
+interface Trigger {
+  /** The session whose subscription is scanned now. */
+  scan?: string;
+  /** An account just created: sessions with the interceptor take it now. */
+  intercept?: string;
+}
+
+interface Outbox {
+  session: AgentSession;
+  adds: AccountDefinition[];
+  deletes: string[];
+  directives: CacheDirective[];
+}
+
+/** Fields of a credentials definition that are cloudctl's, not the agent's account entry. */
+const CLOUDCTL_FIELDS = ['name', 'type', 'environment', 'accountType'];
+
+function directive(account: string, enabled: boolean): CacheDirective {
+  return { account, enabled, kinds: [], omitKinds: [] };
+}
+
+function role(caching: boolean): string {
+  return caching ? 'caching and operations' : 'operations only';
+}
+
+/** The definition an agent receives: the agent's entry, with the registration's cluster config. */
+export function definitionFor(
+  credentials: StoredCredentials,
+  registration: Registration | undefined,
+): Record<string, unknown> {
+  const definition: Record<string, unknown> = { ...credentials.definition };
+  for (const field of CLOUDCTL_FIELDS) delete definition[field];
+  const override = registration?.orchConfigFile ?? null;
+  if (override !== null) {
+    // The migration entry names the one way to the cluster; the definition's others would contradict it.
+    delete definition.orchConfigContents;
+    delete definition.serviceAccount;
+    definition.orchConfigFile = override;
+  }
+  return definition;
+}
+
+export class AccountPlacement implements SessionListener {
+  readonly #deps: PlacementDeps;
+  readonly #log: Logger;
+  #queue: Promise<void> = Promise.resolve();
+  readonly #subscriptions = new Map<string, { subscription: Subscription; timer?: NodeJS.Timeout }>();
+  /** `${sessionId}\n${account}`: refused by that session; not sent again until it reconnects or PATCH. */
+  readonly #refused = new Set<string>();
+  /** Cloudctl accounts a reconnecting agent listed that it may no longer hold, to drop once registered. */
+  readonly #dropAtOpen = new Map<string, string[]>();
+  #closed = false;
+
+  constructor(deps: PlacementDeps) {
+    this.#deps = deps;
+    this.#log = deps.logger.child({ component: 'dynamic-accounts' });
+  }
+
+  /** Runs `work` after every pass and event before it. */
+  serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(work);
+    this.#queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** Sessions of an earlier run held nothing now: the agents will reconnect and be placed again. */
+  async start(): Promise<void> {
+    await this.serial(() => this.#deps.store.dynamicAccounts.dropSessionsOtherThan([]));
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const { timer } of this.#subscriptions.values()) {
+      if (timer !== undefined) (this.#deps.clearInterval ?? clearInterval)(timer);
+    }
+    this.#subscriptions.clear();
+  }
+
+  /** A pass over every account, as after a scan. */
+  place(trigger: Trigger = {}): Promise<void> {
+    return this.serial(() => this.#place(trigger));
+  }
+
+  /** Runs `work` (an API change to registrations) and a pass after it, with no event in between. */
+  change<T>(work: () => Promise<T>): Promise<T> {
+    return this.serial(async () => {
+      const result = await work();
+      await this.#place({});
+      return result;
+    });
+  }
+
+  /** PATCH: the account is tried again everywhere, refusals and failures forgotten. Inside `change`. */
+  async retry(account: string): Promise<void> {
+    const { dynamicAccounts } = this.#deps.store;
+    for (const holder of await dynamicAccounts.holders(account)) {
+      if (holder.status !== 'FAILED') continue;
+      await dynamicAccounts.dropHolder(account, holder.agentId);
+      this.#forgetOnSession(holder.agentId, account);
+    }
+    for (const key of [...this.#refused]) if (key.endsWith(`\n${account}`)) this.#refused.delete(key);
+  }
+
+  /** POST /credentials created an account: interceptors take it now, if it matches. */
+  created(account: string): Promise<void> {
+    return this.place({ intercept: account });
+  }
+
+  // --- SessionListener ---
+
+  opening(session: AgentSession): Promise<CacheDirective[]> {
+    return this.serial(async () => {
+      const subscription = subscriptionOf(session.dynamicAccounts);
+      for (const { pattern, reason } of subscription.invalid) {
+        this.#log.warn(
+          { agentId: session.agentId, pattern, reason },
+          'subscription pattern is no regular expression; it matches nothing',
+        );
+      }
+      this.#subscriptions.set(session.sessionId, { subscription });
+      const listed = session.accounts.filter((a) => a.source === 'cloudctl');
+      if (listed.length === 0) return [];
+      // An agent that reconnected without restarting still holds these; keep those it may hold.
+      const { store, now } = this.#deps;
+      const definitions = new Map((await store.credentials.list()).map((c) => [c.name, c]));
+      const directives: CacheDirective[] = [];
+      const drop: string[] = [];
+      for (const account of listed) {
+        const credentials = definitions.get(account.name);
+        const registration = await store.dynamicAccounts.registration(account.name);
+        if (credentials === undefined || !this.#mayHold(session, credentials, registration)) {
+          drop.push(account.name);
+          continue;
+        }
+        const others = (await store.dynamicAccounts.holders(account.name)).filter(
+          (h) => h.agentId !== session.agentId,
+        );
+        const caching = !others.some((h) => h.caching && h.status !== 'FAILED');
+        await store.dynamicAccounts.putHolder(
+          {
+            account: account.name,
+            agentId: session.agentId,
+            sessionId: session.sessionId,
+            caching,
+            status: 'ACTIVE',
+            message: '',
+          },
+          now(),
+        );
+        directives.push(directive(account.name, caching));
+      }
+      if (drop.length > 0) {
+        this.#dropAtOpen.set(session.sessionId, drop);
+        this.#deps.registry.setAccounts(
+          session.sessionId,
+          session.accounts.filter((a) => !drop.includes(a.name)),
+        );
+      }
+      return directives;
+    });
+  }
+
+  opened(session: AgentSession): Promise<void> {
+    return this.serial(async () => {
+      const drop = this.#dropAtOpen.get(session.sessionId);
+      this.#dropAtOpen.delete(session.sessionId);
+      if (drop !== undefined) session.send({ deleteAccounts: { names: drop } });
+      const entry = this.#subscriptions.get(session.sessionId);
+      const seconds = session.dynamicAccounts.scanFrequencySeconds;
+      if (entry?.subscription.active && seconds > 0 && !this.#closed) {
+        entry.timer = (this.#deps.setInterval ?? setInterval)(() => {
+          this.place({ scan: session.sessionId }).catch((error: unknown) =>
+            this.#log.error({ err: error, agentId: session.agentId }, 'subscription scan failed'),
+          );
+        }, seconds * 1000);
+        entry.timer.unref?.();
+      }
+      // The first scan is the registration itself: a restarted agent gets its accounts back now.
+      await this.#place({ scan: session.sessionId });
+    });
+  }
+
+  closed(session: SessionView): Promise<void> {
+    return this.serial(async () => {
+      const entry = this.#subscriptions.get(session.sessionId);
+      if (entry?.timer !== undefined) (this.#deps.clearInterval ?? clearInterval)(entry.timer);
+      this.#subscriptions.delete(session.sessionId);
+      this.#dropAtOpen.delete(session.sessionId);
+      for (const key of [...this.#refused])
+        if (key.startsWith(`${session.sessionId}\n`)) this.#refused.delete(key);
+      const held = await this.#deps.store.dynamicAccounts.dropSession(session.sessionId);
+      if (held.length > 0)
+        this.#log.info(
+          { agentId: session.agentId, accounts: held },
+          'session ended: handing its accounts over',
+        );
+      if (!this.#closed) await this.#place({});
+    });
+  }
+
+  accountStatus(session: AgentSession, report: AccountReport): Promise<boolean> {
+    return this.serial(async () => {
+      const { store, now } = this.#deps;
+      const holder = (await store.dynamicAccounts.holders(report.account)).find(
+        (h) => h.agentId === session.agentId && h.sessionId === session.sessionId,
+      );
+      if (holder === undefined) return false;
+      const registration = await store.dynamicAccounts.registration(report.account);
+      const say = (message: string) =>
+        registration === undefined
+          ? Promise.resolve()
+          : store.dynamicAccounts.setMessage(report.account, message, now());
+      switch (report.state) {
+        case 'ACTIVE':
+          await store.dynamicAccounts.putHolder(
+            { ...holder, status: 'ACTIVE', message: report.message },
+            now(),
+          );
+          this.#holdOnSession(session.sessionId, report.account);
+          await say(`active on agent ${session.agentId} (${role(holder.caching)})`);
+          break;
+        case 'FAILED':
+          // It holds the account but cannot serve it: no operations, no caching; another agent caches.
+          await store.dynamicAccounts.putHolder(
+            { ...holder, status: 'FAILED', caching: false, message: report.message },
+            now(),
+          );
+          this.#forgetOnSession(session.agentId, report.account);
+          await say(`agent ${session.agentId} failed to add the account: ${report.message}`);
+          break;
+        case 'REFUSED':
+          await store.dynamicAccounts.dropHolder(report.account, session.agentId);
+          this.#forgetOnSession(session.agentId, report.account);
+          this.#refused.add(`${session.sessionId}\n${report.account}`);
+          await say(`agent ${session.agentId} refused the account: ${report.message}`);
+          break;
+        default:
+          return true;
+      }
+      await this.#place({});
+      return true;
+    });
+  }
+
+  // --- the pass ---
+
+  #mayHold(
+    session: SessionView,
+    credentials: StoredCredentials,
+    registration: Registration | undefined,
+  ): boolean {
+    if (!session.dynamicAccounts.enabled) return false;
+    if (this.#ownsStatic(session, credentials.name)) return false;
+    if (this.#refused.has(`${session.sessionId}\n${credentials.name}`)) return false;
+    if (registration !== undefined && !isActivated(registration.state)) return false;
+    return this.#activatedFor(session, registration) || this.#subscribes(session, credentials);
+  }
+
+  #ownsStatic(session: SessionView, account: string): boolean {
+    return session.accounts.some((a) => a.name === account && a.source === 'static-agent-config');
+  }
+
+  #activatedFor(session: SessionView, registration: Registration | undefined): boolean {
+    if (registration === undefined || !isActivated(registration.state)) return false;
+    return registration.zoneId === null || registration.zoneId === session.zoneId;
+  }
+
+  #subscribes(session: SessionView, credentials: StoredCredentials): boolean {
+    const entry = this.#subscriptions.get(session.sessionId);
+    return entry?.subscription.matches(credentials) ?? false;
+  }
+
+  async #place(trigger: Trigger): Promise<void> {
+    if (this.#closed) return;
+    const { registry, store, now } = this.#deps;
+    const sessions = registry.newestSessions();
+    const defined = await store.credentials.list();
+    const registrations = new Map((await store.dynamicAccounts.registrations()).map((r) => [r.name, r]));
+    const holdersOf = new Map<string, Holder[]>();
+    for (const holder of await store.dynamicAccounts.holders()) {
+      holdersOf.set(holder.account, [...(holdersOf.get(holder.account) ?? []), holder]);
+    }
+    const outboxes = new Map<string, Outbox>();
+    const outbox = (session: AgentSession): Outbox => {
+      let box = outboxes.get(session.sessionId);
+      if (box === undefined) {
+        box = { session, adds: [], deletes: [], directives: [] };
+        outboxes.set(session.sessionId, box);
+      }
+      return box;
+    };
+    const definedNames = new Set(defined.map((c) => c.name));
+
+    // Accounts no longer defined in cloudctl: no agent keeps them, no registration stays.
+    for (const [account, holders] of holdersOf) {
+      if (definedNames.has(account)) continue;
+      for (const holder of holders) await this.#release(holder, sessions, outbox);
+    }
+    for (const name of registrations.keys()) {
+      if (!definedNames.has(name)) await store.dynamicAccounts.forget(name);
+    }
+
+    for (const credentials of defined) {
+      const registration = registrations.get(credentials.name);
+      const current = holdersOf.get(credentials.name) ?? [];
+      const eligible = sessions.filter((s) => this.#mayHold(s, credentials, registration));
+      const notes: string[] = [];
+      const kept: Holder[] = [];
+      for (const holder of current) {
+        const session = eligible.find((s) => s.agentId === holder.agentId);
+        if (session !== undefined && session.sessionId === holder.sessionId) kept.push(holder);
+        else await this.#release(holder, sessions, outbox);
+      }
+      const added: Holder[] = [];
+      for (const session of eligible) {
+        if (kept.some((h) => h.agentId === session.agentId)) continue;
+        const activated = this.#activatedFor(session, registration);
+        const subscribed =
+          trigger.scan === session.sessionId ||
+          (trigger.intercept === credentials.name && session.dynamicAccounts.interceptorEnabled);
+        if (!activated && !subscribed) continue;
+        added.push({
+          account: credentials.name,
+          agentId: session.agentId,
+          sessionId: session.sessionId,
+          caching: false,
+          status: 'SENT',
+          message: '',
+        });
+      }
+
+      // Exactly one holder that can serve the account caches it; a new one only when none does.
+      const holders = [...kept, ...added];
+      const serving = holders.filter((h) => h.status !== 'FAILED');
+      const cachers = serving.filter((h) => h.caching);
+      const moved: Holder[] = [];
+      if (cachers.length === 0) {
+        const chosen = serving.find((h) => h.status === 'ACTIVE') ?? serving[0];
+        if (chosen !== undefined) {
+          chosen.caching = true;
+          if (kept.includes(chosen)) moved.push(chosen);
+        }
+      }
+      for (const extra of cachers.slice(1)) {
+        extra.caching = false;
+        moved.push(extra);
+      }
+
+      for (const holder of added) {
+        const session = eligible.find((s) => s.sessionId === holder.sessionId);
+        if (session === undefined) continue;
+        await store.dynamicAccounts.putHolder(holder, now());
+        outbox(session).adds.push({
+          name: credentials.name,
+          definition: Buffer.from(JSON.stringify(definitionFor(credentials, registration))),
+          cache: directive(credentials.name, holder.caching),
+        });
+        this.#holdOnSession(session.sessionId, credentials.name, credentials);
+        notes.push(`sent to agent ${holder.agentId} for ${role(holder.caching)}`);
+      }
+      for (const holder of moved) {
+        const session = eligible.find((s) => s.sessionId === holder.sessionId);
+        if (session === undefined) continue;
+        await store.dynamicAccounts.putHolder(holder, now());
+        outbox(session).directives.push(directive(credentials.name, holder.caching));
+        if (holder.caching) notes.push(`agent ${holder.agentId} caches the account now`);
+      }
+
+      if (registration === undefined || !isActivated(registration.state)) continue;
+      const conflicts = sessions.filter(
+        (s) =>
+          s.dynamicAccounts.enabled &&
+          this.#ownsStatic(s, credentials.name) &&
+          (registration.zoneId === null || registration.zoneId === s.zoneId),
+      );
+      for (const session of conflicts) {
+        notes.push(
+          `agent ${session.agentId} keeps its own static account ${credentials.name}: the agent's definition wins over cloudctl's`,
+        );
+      }
+      const refused = sessions.some((s) => this.#refused.has(`${s.sessionId}\n${credentials.name}`));
+      const state = this.#stateOf(holders, conflicts.length > 0 || refused);
+      const message = notes.length > 0 ? notes.join('; ') : undefined;
+      if (
+        state !== registration.state ||
+        (message !== undefined && message !== registration.lastAssignmentMsg)
+      ) {
+        await store.dynamicAccounts.setState(
+          credentials.name,
+          transition(credentials.name, registration.state, state),
+          message,
+          now(),
+        );
+      }
+    }
+
+    for (const { session, adds, deletes, directives } of outboxes.values()) {
+      if (deletes.length > 0) session.send({ deleteAccounts: { names: deletes } });
+      const batch =
+        session.dynamicAccounts.scanBatchSize > 0 ? session.dynamicAccounts.scanBatchSize : adds.length;
+      for (let start = 0; start < adds.length; start += batch) {
+        session.send({ addAccounts: { accounts: adds.slice(start, start + batch) } });
+      }
+      if (directives.length > 0) session.send({ cacheDirectives: { directives } });
+      if (adds.length > 0 || deletes.length > 0 || directives.length > 0) {
+        this.#log.info(
+          {
+            agentId: session.agentId,
+            added: adds.map((a) => a.name),
+            deleted: deletes,
+            caching: directives.map((d) => `${d.account}=${d.enabled}`),
+          },
+          'dynamic accounts placed',
+        );
+      }
+    }
+  }
+
+  /** The state an activated registration is in, from who holds the account now. */
+  #stateOf(holders: readonly Holder[], turnedDown: boolean): AccountState {
+    if (holders.some((h) => h.status === 'ACTIVE')) return 'ACTIVE';
+    if (holders.some((h) => h.status === 'SENT')) return 'ACTIVATING';
+    // Failed, refused, or kept from agents by their own static account, wherever it could go.
+    if (holders.some((h) => h.status === 'FAILED') || turnedDown) return 'FAILED';
+    return 'ORPHANED';
+  }
+
+  /** The agent no longer holds the account: tell its session, if it is still there. */
+  async #release(
+    holder: Holder,
+    sessions: readonly AgentSession[],
+    outbox: (session: AgentSession) => Outbox,
+  ): Promise<void> {
+    await this.#deps.store.dynamicAccounts.dropHolder(holder.account, holder.agentId);
+    const session = sessions.find((s) => s.sessionId === holder.sessionId);
+    if (session === undefined) return;
+    outbox(session).deletes.push(holder.account);
+    this.#forgetOnSession(holder.agentId, holder.account);
+  }
+
+  /** Operations for the account may go to this session (see AgentRegistry.sessionFor). */
+  #holdOnSession(sessionId: string, account: string, credentials?: StoredCredentials): void {
+    const session = this.#deps.registry.newestSessions().find((s) => s.sessionId === sessionId);
+    if (session === undefined || session.accounts.some((a) => a.name === account)) return;
+    const held: SessionAccount = {
+      name: account,
+      permissions: {
+        read: [...(credentials?.permissions.read ?? [])],
+        write: [...(credentials?.permissions.write ?? [])],
+      },
+      apiServerHost: '',
+      kubernetesVersion: '',
+      source: 'cloudctl',
+    };
+    this.#deps.registry.setAccounts(sessionId, [...session.accounts, held]);
+  }
+
+  #forgetOnSession(agentId: string, account: string): void {
+    const session = this.#deps.registry.newestSessionOf(agentId);
+    if (session === undefined) return;
+    this.#deps.registry.setAccounts(
+      session.sessionId,
+      session.accounts.filter((a) => !(a.name === account && a.source === 'cloudctl')),
+    );
+  }
+}

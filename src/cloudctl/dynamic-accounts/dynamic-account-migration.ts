@@ -1,0 +1,32 @@
+// The dynamic accounts tables: each account registered for migration (its zone, its cluster
+// configuration override, its state and the last assignment message), and which agent holds it now
+// (caching or for operations only, and what the agent said). Names compare byte-wise (collation "C"),
+// as the credentials they refer to do.
+import { type Kysely, type Migration, sql } from 'kysely';
+
+export const dynamicAccountsMigration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('dynamic_accounts')
+      .addColumn('name', sql`text collate "C"`, (c) => c.primaryKey())
+      .addColumn('zone_id', 'text')
+      .addColumn('orch_config_file', 'text')
+      .addColumn('state', 'text', (c) => c.notNull())
+      .addColumn('last_assignment_msg', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+      .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('dynamic_account_agents')
+      .addColumn('account', sql`text collate "C"`, (c) => c.notNull())
+      .addColumn('agent_id', 'text', (c) => c.notNull())
+      // The session it was sent on: when that session ends, the agent no longer holds it.
+      .addColumn('session_id', 'text', (c) => c.notNull())
+      .addColumn('caching', 'boolean', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('message', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
+      .addPrimaryKeyConstraint('dynamic_account_agents_pk', ['account', 'agent_id'])
+      .execute();
+  },
+};

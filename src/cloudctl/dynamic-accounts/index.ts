@@ -1,0 +1,9 @@
+// Dynamic accounts: cloudctl-defined accounts placed on agents at run time (registered, activated,
+// pinned to zones, or subscribed to by agents' patterns), with one caching agent per account, and the
+// /vendor/accounts interface that drives and reads them.
+export { AccountPlacement, type PlacementDeps } from './account-placement.ts';
+export { ACCOUNT_STATES, type AccountState } from './account-state.ts';
+export { dynamicAccountsMigration } from './dynamic-account-migration.ts';
+export { DynamicAccountStore, type Holder, type Registration } from './dynamic-account-store.ts';
+export { dynamicAccountsRoutes } from './dynamic-accounts-routes.ts';
+export type { DynamicAccountsDeps } from './dynamic-accounts-service.ts';
