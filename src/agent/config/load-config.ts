@@ -14,6 +14,8 @@ import { secretsSchema } from './schema/secrets-store.ts';
 import { DEFAULT_VARIANT, VARIANTS, type Variant, variantSchema } from './schema/variant.ts';
 import { envEngine } from './secrets/env-engine.ts';
 import { fileEngine } from './secrets/file-engine.ts';
+import { kubernetesSecretAccess } from './secrets/kubernetes-secret-access.ts';
+import { kubernetesSecretEngine } from './secrets/kubernetes-secret-engine.ts';
 import { resolveSecrets } from './secrets/resolve-secrets.ts';
 import type { SecretEngine } from './secrets/secret-engine.ts';
 import { inferVariant } from './variant-inference.ts';
@@ -23,7 +25,9 @@ export interface LoadConfigOptions {
   /** Fetch secret values (run) or only check the references (validate, print). */
   fetchSecrets: boolean;
   env?: NodeJS.ProcessEnv;
-  /** Extra engines beside `file` and `env` (for example the Kubernetes Secret engine). */
+  /** Prefix of the service account files the `k8s` engine reads in a pod ('' or unset: the real ones). */
+  serviceAccountRoot?: string;
+  /** Extra engines beside the built-in `file`, `env` and `k8s`. */
   engines?: ReadonlyArray<SecretEngine>;
 }
 
@@ -58,13 +62,22 @@ export function schemaIndexes(): Record<Variant, SchemaIndex> {
   return indexes;
 }
 
-function builtinEngines(raw: Record<string, unknown>, file: string, env: NodeJS.ProcessEnv): SecretEngine[] {
+function builtinEngines(
+  raw: Record<string, unknown>,
+  file: string,
+  env: NodeJS.ProcessEnv,
+  serviceAccountRoot: string | undefined,
+): SecretEngine[] {
   // The store settings are needed before the whole file is validated; if they are malformed the
   // schema reports it below, and the engines fall back to their defaults meanwhile.
   const store = secretsSchema().safeParse(raw.secrets);
   const settings = store.success ? store.data.store : { file: { baseDir: undefined }, env: { prefix: '' } };
   const baseDir = resolve(dirname(file), settings.file.baseDir ?? '.');
-  return [fileEngine(baseDir), envEngine(env, settings.env.prefix)];
+  const k8s = kubernetesSecretAccess({
+    env,
+    ...(serviceAccountRoot === undefined ? {} : { serviceAccountRoot }),
+  });
+  return [fileEngine(baseDir), envEngine(env, settings.env.prefix), kubernetesSecretEngine(k8s)];
 }
 
 export async function loadConfig(
@@ -132,7 +145,10 @@ export async function loadConfig(
     issues.push(makeIssue(f.severity, file, keyAt(f.path), f.path, f.message));
   }
 
-  const engines = [...builtinEngines(settings, file, options.env ?? process.env), ...(options.engines ?? [])];
+  const engines = [
+    ...builtinEngines(settings, file, options.env ?? process.env, options.serviceAccountRoot),
+    ...(options.engines ?? []),
+  ];
   const secrets = await resolveSecrets(settings, engines, { fetch: options.fetchSecrets });
   for (const problem of secrets.issues)
     issues.push(makeIssue('error', file, at(problem.path), problem.path, problem.message));

@@ -46,7 +46,7 @@ describe('secret references', () => {
     );
     const loaded = await loadConfig(file, { fetchSecrets: false });
     expect(loaded.issues.map(formatIssue)).toEqual([
-      `${file}:3:12: error: cloudctl.auth.token: unknown secrets engine 'vault'; available: file, env`,
+      `${file}:3:12: error: cloudctl.auth.token: unknown secrets engine 'vault'; available: file, env, k8s`,
       `${file}:5:28: error: cloudctl.tls.clientKeyFilePassword: the file engine needs 'f:' (path of the file holding the secret), for example encrypted:file!f:…`,
     ]);
   });
