@@ -3,9 +3,14 @@
 // those in flight until the deadline and report the rest as failed, close the listeners, flush logs.
 import { Registry } from 'prom-client';
 import pkg from '../../package.json' with { type: 'json' };
-import { AccountClusters, AccountRegistry } from './accounts/index.ts';
+import {
+  AccountClusters,
+  AccountLifecycle,
+  AccountRegistry,
+  dynamicAccountSettings,
+} from './accounts/index.ts';
 import type { CliIo } from './cli/cli-io.ts';
-import { type AccountConfig, type LoadedConfig, parseAccount } from './config/index.ts';
+import type { LoadedConfig } from './config/index.ts';
 import { ControlPlaneConnection, identityFromEnv, type Registration } from './connection/index.ts';
 import {
   causeOf,
@@ -95,8 +100,10 @@ export async function runAgent(
   });
   const journal = new OperationJournal({ capacity: 200, now: Date.now });
   const identity = identityFromEnv(io.env);
+  const dynamic = dynamicAccountSettings(config);
   const registration = (): Registration => ({
     ...identity,
+    dynamicAccounts: dynamic,
     accounts: accounts.statuses().flatMap((status) => {
       const account = accounts.config(status.name);
       const info = clusters.info(status.name);
@@ -107,6 +114,8 @@ export async function runAgent(
           permissions: { read: account.permissions.READ ?? [], write: account.permissions.WRITE ?? [] },
           apiServerHost: info === undefined ? '' : new URL(info.server).host,
           kubernetesVersion: info?.kubernetesVersion ?? '',
+          source: status.source,
+          caching: status.caching,
         },
       ];
     }),
@@ -122,12 +131,10 @@ export async function runAgent(
       if (executor === undefined) return;
       void executor.execute(operation).then((result) => connection.reportResult(result, operation.account));
     },
-    onAddAccounts: (added) => {
-      for (const { name, definition } of added) void addDynamicAccount(name, definition);
-    },
-    onDeleteAccounts: (names) => {
-      for (const name of names) void removeAccount(name);
-    },
+    onAddAccounts: (added) => void lifecycle.assign(added),
+    onDeleteAccounts: (names) => void lifecycle.unassign(names),
+    onRegistered: (info) => void lifecycle.direct(info.cache),
+    onCacheDirectives: (directives) => void lifecycle.direct(directives),
     logger: log,
     metrics,
     env: io.env,
@@ -137,6 +144,7 @@ export async function runAgent(
     sink: new GrpcCacheSink(connection),
     registry: watches,
     clusterFor: (name) => clusters.get(name),
+    watchFilter: (name) => lifecycle.watchFilter(name),
     onSent: (account, events, bytes) => {
       metrics.eventsSent.inc({ account }, events);
       metrics.eventBytesSent.inc({ account }, bytes);
@@ -158,8 +166,9 @@ export async function runAgent(
   });
 
   const podMetrics = new Map<string, PodMetricsPoller>();
-  /** Starts an ACTIVE account's watches, and its pod metrics when `metrics: true`. */
+  /** Starts an ACTIVE account's watches, and its pod metrics when `metrics: true`, if it is cached. */
   const startWatching = async (name: string) => {
+    if (lifecycle.watchFilter(name) === undefined) return;
     await watch.startAccount(name);
     const cluster = clusters.get(name);
     if (cluster?.account.metrics !== true || podMetrics.has(name)) return;
@@ -174,41 +183,26 @@ export async function runAgent(
     poller.start();
   };
 
-  /** Connects an account and reports its state to the control plane; true when it is ACTIVE. */
-  const activate = async (account: AccountConfig): Promise<boolean> => {
-    const connected = await clusters.connect(account, AbortSignal.timeout(ACCOUNT_CHECK_TIMEOUT_MS));
-    const status = accounts.status(account.name);
-    connection.reportAccountStatus(
-      account.name,
-      connected ? 'ACTIVE' : 'FAILED',
-      status?.lastAssignmentMsg ?? '',
-    );
-    if (connected)
-      log.info({ account: account.name, cluster: clusters.info(account.name) }, 'account active');
-    else log.error({ account: account.name, reason: status?.lastAssignmentMsg }, 'account failed');
-    return connected;
-  };
-  const addDynamicAccount = async (name: string, definition: unknown) => {
-    const parsed = parseAccount(config.variant, {
-      name,
-      ...(typeof definition === 'object' && definition !== null ? definition : {}),
-    });
-    if (!parsed.ok) {
-      log.error({ account: name, reason: parsed.message }, 'dynamic account refused');
-      connection.reportAccountStatus(name, 'FAILED', `invalid account definition: ${parsed.message}`);
-      return;
-    }
-    await removeAccount(name);
-    accounts.add(parsed.account, 'cloudctl');
-    if (await activate(parsed.account)) await startWatching(name);
-  };
-  const removeAccount = async (name: string) => {
+  const stopWatching = async (name: string) => {
     await podMetrics.get(name)?.stop();
     podMetrics.delete(name);
     await watch.stopAccount(name);
-    clusters.disconnect(name);
-    accounts.remove(name);
   };
+  const lifecycle = new AccountLifecycle({
+    variant: config.variant,
+    registry: accounts,
+    clusters,
+    dynamic,
+    secretEngines: loaded.secretEngines,
+    watching: { start: startWatching, stop: stopWatching },
+    reporter: {
+      status: (name, state, message) => connection.reportAccountStatus(name, state, message),
+      refuse: (name, message) => connection.refuseAccount(name, message),
+      forget: (name) => connection.forgetAccount(name),
+    },
+    log,
+    checkTimeoutMs: ACCOUNT_CHECK_TIMEOUT_MS,
+  });
 
   const runtime: AgentRuntime = {
     connection,
@@ -234,16 +228,19 @@ export async function runAgent(
     checks: new HealthChecks(),
   };
   late.runtime = runtime;
-  for (const account of config.orchestrator.accounts) accounts.add(account, 'static-agent-config');
+  lifecycle.addStatic(config.orchestrator.accounts);
   runtime.checks.register(connection.readinessCheck());
   runtime.checks.register({
     name: 'initial-sync',
     kind: 'readiness',
     check: () => {
-      // Failed accounts are reported, not waited for; pending and active ones must have synced.
+      // Failed accounts are reported, not waited for; pending and active ones must have synced,
+      // unless they are not cached (operations only).
       const waiting = accounts
         .statuses()
-        .filter((a) => a.state === 'PENDING' || (a.state === 'ACTIVE' && !watch.accountSynced(a.name)))
+        .filter(
+          (a) => a.state === 'PENDING' || (a.state === 'ACTIVE' && a.caching && !watch.accountSynced(a.name)),
+        )
         .map((a) => a.name);
       return waiting.length === 0
         ? { ok: true, message: 'every active account has synced' }
@@ -309,7 +306,9 @@ export async function runAgent(
     }
   });
   const active = await Promise.all(
-    config.orchestrator.accounts.map(async (account) => ((await activate(account)) ? [account.name] : [])),
+    config.orchestrator.accounts.map(async (account) =>
+      (await lifecycle.activate(account)) ? [account.name] : [],
+    ),
   );
   // Started in the background: accounts start in groups (cacheGroupSize), and readiness waits for them.
   void watch
@@ -343,6 +342,7 @@ export async function runAgent(
   }
   await Promise.all([...podMetrics.values()].map((poller) => poller.stop()));
   await watch.stop();
+  await lifecycle.close();
   // Results of finished and cut-off operations get a last chance to reach the control plane.
   await connection.flushResults(RESULT_FLUSH_MS);
   await connection.stop();

@@ -29,7 +29,7 @@ import type { Environment } from './proxy-env.ts';
 import { reconnectPolicy } from './reconnect-policy.ts';
 import { helloMessage, type Registration } from './registration.ts';
 import { ResultOutbox } from './result-outbox.ts';
-import { type RegisteredInfo, Session, type SessionEnd } from './session.ts';
+import { type AccountCacheDirective, type RegisteredInfo, Session, type SessionEnd } from './session.ts';
 import { sessionTiming } from './session-timing.ts';
 import { TokenSource } from './token-source.ts';
 
@@ -46,9 +46,16 @@ export interface ControlPlaneConnectionOptions {
   /** Called before each hello: who the agent is and the accounts it serves now. */
   registration: () => Registration | Promise<Registration>;
   onOperation: (operation: Operation) => void;
-  /** Dynamic accounts assigned on the fly; `definition` is the parsed JSON account entry. */
-  onAddAccounts?: (accounts: Array<{ name: string; definition: unknown }>) => void;
+  /**
+   * Dynamic accounts assigned on the fly; `definition` is the parsed JSON account entry, `cache` its
+   * directive when the assignment has one.
+   */
+  onAddAccounts?: (
+    accounts: Array<{ name: string; definition: unknown; cache?: AccountCacheDirective }>,
+  ) => void;
   onDeleteAccounts?: (names: string[]) => void;
+  /** New cache directives for accounts the agent holds (cache_directives). */
+  onCacheDirectives?: (directives: AccountCacheDirective[]) => void;
   /** Each registered session, with the control plane's cache directives. */
   onRegistered?: (info: RegisteredInfo) => void;
   logger: Log;
@@ -176,6 +183,20 @@ export class ControlPlaneConnection {
     this.#session?.send({ accountStatus: { account: name, state, message } });
   }
 
+  /**
+   * REFUSED, sent once: the answer to one assignment, not a state of an account the agent holds (a
+   * static account of that name keeps its own status). Without a session it is not kept: the control
+   * plane assigns again at the next registration and gets the answer then.
+   */
+  refuseAccount(name: string, message: string): void {
+    this.#session?.send({ accountStatus: { account: name, state: 'REFUSED', message } });
+  }
+
+  /** An account the agent no longer holds: its last status is not sent again. */
+  forgetAccount(name: string): void {
+    this.#accountStatus.delete(name);
+  }
+
   /** Results queued and not yet delivered or given up. */
   get pendingResults(): number {
     return this.#outbox.pending;
@@ -235,6 +256,7 @@ export class ControlPlaneConnection {
         onOperation: (operation) => this.#receiveOperation(operation),
         onAddAccounts: (accounts) => this.#addAccounts(accounts),
         onDeleteAccounts: (names) => this.#options.onDeleteAccounts?.(names),
+        onCacheDirectives: (directives) => this.#options.onCacheDirectives?.(directives),
         onEnded: (end) => this.#ended(session, end),
       },
     });
@@ -343,16 +365,17 @@ export class ControlPlaneConnection {
     }
   }
 
-  #addAccounts(accounts: Array<{ name: string; definition: Buffer }>): void {
-    const parsed: Array<{ name: string; definition: unknown }> = [];
-    for (const account of accounts) {
+  #addAccounts(accounts: Array<{ name: string; definition: Buffer; cache?: AccountCacheDirective }>): void {
+    const parsed: Array<{ name: string; definition: unknown; cache?: AccountCacheDirective }> = [];
+    for (const { definition, ...account } of accounts) {
       try {
-        parsed.push({ name: account.name, definition: JSON.parse(account.definition.toString('utf8')) });
+        parsed.push({ ...account, definition: JSON.parse(definition.toString('utf8')) });
       } catch {
         this.#log.error(
           { account: account.name },
           'add_accounts: the account definition is not JSON; skipped',
         );
+        this.reportAccountStatus(account.name, 'FAILED', 'invalid account definition: not JSON');
       }
     }
     this.#options.onAddAccounts?.(parsed);

@@ -14,8 +14,14 @@ export type { Environment } from './proxy-env.ts';
 export { reconnectPolicy } from './reconnect-policy.ts';
 export {
   type AgentIdentity,
+  type HelloDynamicAccounts,
   identityFromEnv,
   type RegisteredAccount,
   type Registration,
 } from './registration.ts';
-export { type RegisteredInfo, SESSION_END_REASONS, type SessionEndReason } from './session.ts';
+export {
+  type AccountCacheDirective,
+  type RegisteredInfo,
+  SESSION_END_REASONS,
+  type SessionEndReason,
+} from './session.ts';

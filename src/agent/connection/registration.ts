@@ -1,4 +1,5 @@
-// What the agent tells the control plane in hello, and where its identity comes from by default.
+// What the agent tells the control plane in hello (who it is, the accounts it holds with their source
+// and caching, whether it takes dynamic accounts), and where its identity comes from by default.
 import { hostname } from 'node:os';
 import type { Hello } from '../../proto/index.ts';
 import type { Environment } from './proxy-env.ts';
@@ -11,6 +12,20 @@ export interface RegisteredAccount {
   apiServerHost: string;
   /** Such as "v1.33.1"; empty when the cluster has not been reached yet. */
   kubernetesVersion: string;
+  /** The agent's config file, or an assignment by the control plane. */
+  source: 'static-agent-config' | 'cloudctl';
+  /** Whether the agent streams the account's resources (its cache directive); false: operations only. */
+  caching: boolean;
+}
+
+/** The agent's dynamic-account settings as hello carries them (proto DynamicAccounts). */
+export interface HelloDynamicAccounts {
+  enabled: boolean;
+  interceptorEnabled: boolean;
+  scanBatchSize: number;
+  scanFrequencySeconds: number;
+  namePatterns: string[];
+  credentialScanNamePatterns: string[];
 }
 
 export interface AgentIdentity {
@@ -21,6 +36,7 @@ export interface AgentIdentity {
 
 export interface Registration extends AgentIdentity {
   accounts: RegisteredAccount[];
+  dynamicAccounts: HelloDynamicAccounts;
 }
 
 /**
@@ -50,6 +66,16 @@ export function helloMessage(registration: Registration, version: string): Hello
       permissions: { read: a.permissions.read, write: a.permissions.write },
       apiServerHost: a.apiServerHost,
       kubernetesVersion: a.kubernetesVersion,
+      source: a.source === 'cloudctl' ? 'CLOUDCTL' : 'STATIC_AGENT_CONFIG',
+      caching: a.caching,
     })),
+    dynamicAccounts: {
+      enabled: registration.dynamicAccounts.enabled,
+      interceptorEnabled: registration.dynamicAccounts.interceptorEnabled,
+      scanBatchSize: registration.dynamicAccounts.scanBatchSize,
+      scanFrequencySeconds: registration.dynamicAccounts.scanFrequencySeconds,
+      namePatterns: registration.dynamicAccounts.namePatterns,
+      credentialScanNamePatterns: registration.dynamicAccounts.credentialScanNamePatterns,
+    },
   };
 }

@@ -40,16 +40,26 @@ export interface SessionEnd {
   registered: boolean;
 }
 
+/** What the control plane asks the agent to cache of one account (proto CacheDirective). */
+export interface AccountCacheDirective {
+  account: string;
+  enabled: boolean;
+  kinds: string[];
+  omitKinds: string[];
+}
+
 export interface RegisteredInfo {
   sessionId: string;
-  cache: Array<{ account: string; enabled: boolean; kinds: string[]; omitKinds: string[] }>;
+  cache: AccountCacheDirective[];
 }
 
 export interface SessionHandlers {
   onRegistered(info: RegisteredInfo): void;
   onOperation(operation: Operation__Output): void;
-  onAddAccounts(accounts: Array<{ name: string; definition: Buffer }>): void;
+  /** `cache` is absent when the assignment carries no directive. */
+  onAddAccounts(accounts: Array<{ name: string; definition: Buffer; cache?: AccountCacheDirective }>): void;
   onDeleteAccounts(names: string[]): void;
+  onCacheDirectives(directives: AccountCacheDirective[]): void;
   onEnded(end: SessionEnd): void;
 }
 
@@ -65,6 +75,10 @@ export interface SessionOptions {
   /** 0: wait for `registered` as long as the stream lives. */
   handshakeTimeoutMs: number;
   handlers: SessionHandlers;
+}
+
+function directiveOf(c: AccountCacheDirective): AccountCacheDirective {
+  return { account: c.account, enabled: c.enabled, kinds: c.kinds, omitKinds: c.omitKinds };
 }
 
 function statusReason(code: number): SessionEndReason {
@@ -142,12 +156,7 @@ export class Session {
         this.#startKeepAlive();
         this.#options.handlers.onRegistered({
           sessionId: message.registered.sessionId,
-          cache: message.registered.cache.map((c) => ({
-            account: c.account,
-            enabled: c.enabled,
-            kinds: c.kinds,
-            omitKinds: c.omitKinds,
-          })),
+          cache: message.registered.cache.map(directiveOf),
         });
         return;
       }
@@ -159,8 +168,16 @@ export class Session {
       case 'addAccounts':
         if (message.addAccounts == null) return;
         this.#options.handlers.onAddAccounts(
-          message.addAccounts.accounts.map((a) => ({ name: a.name, definition: a.definition })),
+          message.addAccounts.accounts.map((a) => ({
+            name: a.name,
+            definition: a.definition,
+            ...(a.cache == null ? {} : { cache: directiveOf({ ...a.cache, account: a.name }) }),
+          })),
         );
+        return;
+      case 'cacheDirectives':
+        if (message.cacheDirectives == null) return;
+        this.#options.handlers.onCacheDirectives(message.cacheDirectives.directives.map(directiveOf));
         return;
       case 'deleteAccounts':
         if (message.deleteAccounts == null) return;

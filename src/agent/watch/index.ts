@@ -4,7 +4,7 @@ export type { CacheItem, CacheSink, ResumePoint, WatchScope } from './cache-item
 export { scopeKey } from './cache-item.ts';
 export { isPlatformManaged } from './platform-managed.ts';
 export { TaskBudget } from './task-budget.ts';
-export { BATCH_SIZE, BUFFER_CAPACITY, WatchManager } from './watch-manager.ts';
+export { BATCH_SIZE, BUFFER_CAPACITY, type WatchFilter, WatchManager } from './watch-manager.ts';
 export type { ListReason, RestartReason, WatchObserver } from './watch-observer.ts';
 export type { LastEvent, WatchState, WatchStatus } from './watch-registry.ts';
 export { WatchRegistry } from './watch-registry.ts';

@@ -3,6 +3,9 @@
 // from the versions the control plane remembers (not older than `maxResumableResourceAgeMs`). A batch
 // the control plane did not acknowledge is sent again, never dropped. A stop records where each watch
 // got to (a final bookmark) and gives the uplink `STOP_FLUSH_MS` to deliver what is buffered.
+// What an account watches is asked when it starts (`watchFilter`: the control plane's cache directive
+// may narrow its kinds or leave it to operations only); a start and a stop of the same account never
+// overlap, so a directive switched back and forth leaves one watcher or none, never two.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentConfig } from '../config/index.ts';
 import type { AccountCluster } from '../operations/index.ts';
@@ -28,6 +31,16 @@ export interface WatchManagerDeps {
   onQueueDepth?: (depth: number) => void;
   onError?: (context: string, error: unknown) => void;
   onForbidden?: (scope: WatchScope, message: string) => void;
+  /**
+   * The kinds filters to watch an account with, or undefined for no watches at all (operations
+   * only); by default the account's own `kinds` and `omitKinds`.
+   */
+  watchFilter?: (account: string) => WatchFilter | undefined;
+}
+
+export interface WatchFilter {
+  kinds: string[];
+  omitKinds: string[];
 }
 
 export class WatchManager {
@@ -35,6 +48,8 @@ export class WatchManager {
   readonly buffer = new CoalescingBuffer(BUFFER_CAPACITY);
   readonly budget: TaskBudget;
   readonly #accounts = new Map<string, AccountWatcher>();
+  /** Starts under way, by account: a second start joins the first, a stop waits for it. */
+  readonly #starting = new Map<string, Promise<void>>();
   readonly #stop = new AbortController();
   /** Stops the uplink: after the watches, once the buffer is delivered or the flush time is out. */
   readonly #stopUplink = new AbortController();
@@ -71,10 +86,24 @@ export class WatchManager {
     })();
   }
 
-  async startAccount(name: string): Promise<void> {
+  /** Starts the account's watches unless they run, or its filter says not to watch it. */
+  startAccount(name: string): Promise<void> {
+    const pending = this.#starting.get(name);
+    if (pending !== undefined) return pending;
+    const started = this.#startAccount(name).finally(() => this.#starting.delete(name));
+    this.#starting.set(name, started);
+    return started;
+  }
+
+  async #startAccount(name: string): Promise<void> {
     this.#uplink ??= this.#runUplink();
-    const cluster = this.#deps.clusterFor(name);
-    if (cluster === undefined || this.#accounts.has(name)) return;
+    const found = this.#deps.clusterFor(name);
+    if (found === undefined || this.#accounts.has(name) || this.#stop.signal.aborted) return;
+    const filter = this.#deps.watchFilter
+      ? this.#deps.watchFilter(name)
+      : { kinds: found.account.kinds, omitKinds: found.account.omitKinds };
+    if (filter === undefined) return;
+    const cluster = { ...found, account: { ...found.account, ...filter } };
     const resume = await this.#deps.sink
       .resumeVersions([name], cluster.account.maxResumableResourceAgeMs, this.#stop.signal)
       .catch((error: unknown) => {
@@ -82,6 +111,8 @@ export class WatchManager {
         this.#deps.onError?.(`resume versions of ${name}`, error);
         return new Map();
       });
+    // Stopped meanwhile: the manager's stop has already stopped every watcher it knew of.
+    if (this.#stop.signal.aborted) return;
     const nanos = (n: number) => n / 1_000_000;
     const backoff =
       this.#deps.config.variant === 'B'
@@ -109,6 +140,7 @@ export class WatchManager {
   }
 
   async stopAccount(name: string): Promise<void> {
+    await this.#starting.get(name)?.catch(() => undefined);
     const watcher = this.#accounts.get(name);
     this.#accounts.delete(name);
     await watcher?.stop();
@@ -173,6 +205,7 @@ export class WatchManager {
 
   async stop(): Promise<void> {
     this.#stop.abort();
+    await Promise.all([...this.#starting.values()].map((p) => p.catch(() => undefined)));
     const flush = AbortSignal.timeout(STOP_FLUSH_MS);
     await Promise.all([...this.#accounts.values()].map((a) => a.stop(flush)));
     this.#accounts.clear();

@@ -32,7 +32,17 @@ export function registrationFor(agentId: string, accounts: string[]): Registrati
       permissions: { read: ['dev'], write: ['ops'] },
       apiServerHost: 'https://127.0.0.1:6443',
       kubernetesVersion: 'v1.33.1',
+      source: 'static-agent-config',
+      caching: true,
     })),
+    dynamicAccounts: {
+      enabled: true,
+      interceptorEnabled: false,
+      scanBatchSize: 0,
+      scanFrequencySeconds: 0,
+      namePatterns: [],
+      credentialScanNamePatterns: [],
+    },
   };
 }
 
