@@ -440,23 +440,24 @@ export class AccountPlacement implements SessionListener {
     }
 
     for (const { session, adds, deletes, directives } of outboxes.values()) {
-      if (deletes.length > 0) session.send({ deleteAccounts: { names: deletes } });
+      const log = this.#log.child({ agentId: session.agentId, sessionId: session.sessionId });
+      if (deletes.length > 0) {
+        session.send({ deleteAccounts: { names: deletes } });
+        log.info({ accounts: deletes }, 'delete_accounts sent');
+      }
       const batch =
         session.dynamicAccounts.scanBatchSize > 0 ? session.dynamicAccounts.scanBatchSize : adds.length;
       for (let start = 0; start < adds.length; start += batch) {
-        session.send({ addAccounts: { accounts: adds.slice(start, start + batch) } });
-      }
-      if (directives.length > 0) session.send({ cacheDirectives: { directives } });
-      if (adds.length > 0 || deletes.length > 0 || directives.length > 0) {
-        this.#log.info(
-          {
-            agentId: session.agentId,
-            added: adds.map((a) => a.name),
-            deleted: deletes,
-            caching: directives.map((d) => `${d.account}=${d.enabled}`),
-          },
-          'dynamic accounts placed',
+        const accounts = adds.slice(start, start + batch);
+        session.send({ addAccounts: { accounts } });
+        log.info(
+          { accounts: accounts.map((a) => a.name), caching: accounts.map((a) => a.cache?.enabled === true) },
+          'add_accounts sent',
         );
+      }
+      if (directives.length > 0) {
+        session.send({ cacheDirectives: { directives } });
+        log.info({ caching: directives.map((d) => `${d.account}=${d.enabled}`) }, 'cache_directives sent');
       }
     }
   }
