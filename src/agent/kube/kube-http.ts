@@ -46,11 +46,20 @@ export interface WatchEvent {
 const WATCH_TYPES: ReadonlySet<unknown> = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
 const isWatchType = (value: unknown): value is WatchEvent['type'] => WATCH_TYPES.has(value);
 
+/** Node's codes for a server certificate that did not verify (OpenSSL's, and the host name check). */
+const CERTIFICATE_CODE = /CERT|SIGNATURE|ALTNAME/;
+
 /** The API server could not be reached at all (refused, reset, DNS, TLS). */
 export class KubeTransportError extends Error {
   constructor(server: string, cause: unknown) {
-    const code = isRecord(cause) && isRecord(cause.cause) ? errorCode(cause.cause) : errorCode(cause);
-    super(`cannot reach ${server}: ${code}`, { cause });
+    const inner = isRecord(cause) && isRecord(cause.cause) ? cause.cause : cause;
+    const code = errorCode(inner);
+    // A bare OpenSSL code does not tell a user that the certificate is the problem, nor what to do.
+    const hint =
+      CERTIFICATE_CODE.test(code) && inner instanceof Error
+        ? ` (the API server's certificate was refused: ${inner.message}; give the cluster's CA in the kubeconfig, or set insecure: true on the account to skip verification)`
+        : '';
+    super(`cannot reach ${server}: ${code}${hint}`, { cause });
     this.name = 'KubeTransportError';
   }
 }
