@@ -40,6 +40,7 @@ beforeAll(async () => {
     createNamespace(cluster.client, DYNAMIC_NS, ['on-dynamic']),
   ]);
   agent = await startAgent(cp, {
+    dynamicAccounts: { enabled: true },
     orchestrator: {
       accounts: [
         {
