@@ -55,8 +55,14 @@ function renderAgent(): string {
     'String values may be secret references, resolved when the agent starts: `encrypted:env!n:NAME` (an',
     'environment variable, prefixed by `secrets.store.env.prefix`), `encrypted:file!f:PATH` (a file, or with',
     '`!k:KEY` one key of a YAML/JSON map file; relative paths resolve against `secrets.store.file.baseDir`,',
-    'by default the config file directory). `encryptedFile:` instead of `encrypted:` passes a path to a file',
-    'holding the secret, for settings that take a file. Secret values are never logged or printed.',
+    'by default the config file directory), `encrypted:k8s!n:SECRET!k:KEY` (one key of a Kubernetes Secret,',
+    "`!ns:NAMESPACE` optional: the agent's own namespace in a pod, else its kubeconfig context's; read with the",
+    "agent's service account in a pod, else the default kubeconfig) and `encrypted:vault!e:MOUNT!p:PATH!k:KEY`",
+    '(one key of a Vault or OpenBao KV v2 secret, with `secrets.store.vault` on). `encryptedFile:` instead of',
+    '`encrypted:` passes a path to a file holding the secret, for settings that take a file. Secret values are',
+    'never logged or printed. A reference that cannot be resolved stops the agent with its line and the reason',
+    '(Secret or Vault path missing, key missing, with the keys there are; read forbidden or denied; login',
+    'refused; server unreachable), naming where the secret lives, never its value or a token.',
     '',
   ];
   for (const [section, lines] of sections) {

@@ -1,9 +1,11 @@
-// `npm run cluster:build`: builds the real-cluster binaries into the cache, or says they are there.
+// `npm run cluster:build`: builds the real-cluster binaries into the cache, and fetches the OpenBao
+// server the Vault engine is tested against, or says they are there.
 // Idempotent; prints progress while Go compiles and how long the whole run took.
 import { execFileSync } from 'node:child_process';
 import { locateBinaryCache } from './binary-cache.ts';
 import { buildBinaries } from './build-binaries.ts';
 import { formatDuration } from './elapsed.ts';
+import { installOpenBao } from './openbao-binary.ts';
 
 const log = (line: string) => console.log(`[cluster:build] ${line}`);
 
@@ -13,6 +15,8 @@ try {
   // du is the honest figure for disk use: it counts blocks, as a person checking space would.
   const size = execFileSync('du', ['-sh', cache.dir], { encoding: 'utf8' }).split('\t')[0];
   log(`${built ? 'built' : 'reused'} ${cache.binDir} (${size}) in ${formatDuration(ms)}`);
+  // The Vault secrets engine's tests run against a real OpenBao server.
+  await installOpenBao({ log });
 } catch (error) {
   log(`failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

@@ -11,5 +11,7 @@ export {
 export { type Binaries, type ClusterBinary, locateBinaryCache, resolveBinaries } from './binary-cache.ts';
 export { type Cluster, type StartClusterOptions, startCluster } from './cluster.ts';
 export { ProcessExitedError } from './cluster-process.ts';
+export { installOpenBao, OPENBAO_VERSION, resolveOpenBao } from './openbao-binary.ts';
+export { type OpenBao, startOpenBao } from './openbao-server.ts';
 export { createServiceAccountToken, type TokenOptions } from './service-account-token.ts';
 export { type SharedCluster, sharedCluster, sharedClusterClient } from './shared-cluster.ts';

@@ -1,7 +1,7 @@
 // Loads an agent config file: YAML with positions → variant (written, or inferred from the keys) →
 // key check → empty values dropped → secret references → schema. Every problem in the file is collected in one pass and located at file:line:column.
 import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { type ConfigIssue, describeFound, describeZodIssue, makeIssue } from '../../lib/config-issue.ts';
 import { errorCode, isRecord } from '../../lib/is-record.ts';
 import { indexSchema, type SchemaIndex } from '../../lib/schema-walk.ts';
@@ -12,10 +12,7 @@ import { oAuthScopesNotes } from './oauth-scopes-note.ts';
 import { AGENT_CONFIG_SCHEMAS, type AgentConfig } from './schema/agent-config.ts';
 import { secretsSchema } from './schema/secrets-store.ts';
 import { DEFAULT_VARIANT, VARIANTS, type Variant, variantSchema } from './schema/variant.ts';
-import { envEngine } from './secrets/env-engine.ts';
-import { fileEngine } from './secrets/file-engine.ts';
-import { kubernetesSecretAccess } from './secrets/kubernetes-secret-access.ts';
-import { kubernetesSecretEngine } from './secrets/kubernetes-secret-engine.ts';
+import { builtinEngines } from './secrets/builtin-engines.ts';
 import { resolveSecrets } from './secrets/resolve-secrets.ts';
 import type { SecretEngine } from './secrets/secret-engine.ts';
 import { inferVariant } from './variant-inference.ts';
@@ -27,7 +24,7 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Prefix of the service account files the `k8s` engine reads in a pod ('' or unset: the real ones). */
   serviceAccountRoot?: string;
-  /** Extra engines beside the built-in `file`, `env` and `k8s`. */
+  /** Extra engines beside the built-in `file`, `env`, `k8s` and `vault`. */
   engines?: ReadonlyArray<SecretEngine>;
 }
 
@@ -62,7 +59,7 @@ export function schemaIndexes(): Record<Variant, SchemaIndex> {
   return indexes;
 }
 
-function builtinEngines(
+function secretEngines(
   raw: Record<string, unknown>,
   file: string,
   env: NodeJS.ProcessEnv,
@@ -71,13 +68,12 @@ function builtinEngines(
   // The store settings are needed before the whole file is validated; if they are malformed the
   // schema reports it below, and the engines fall back to their defaults meanwhile.
   const store = secretsSchema().safeParse(raw.secrets);
-  const settings = store.success ? store.data.store : { file: { baseDir: undefined }, env: { prefix: '' } };
-  const baseDir = resolve(dirname(file), settings.file.baseDir ?? '.');
-  const k8s = kubernetesSecretAccess({
+  return builtinEngines({
+    store: (store.success ? store.data : secretsSchema().parse(undefined)).store,
+    configDir: dirname(file),
     env,
     ...(serviceAccountRoot === undefined ? {} : { serviceAccountRoot }),
   });
-  return [fileEngine(baseDir), envEngine(env, settings.env.prefix), kubernetesSecretEngine(k8s)];
 }
 
 export async function loadConfig(
@@ -146,7 +142,7 @@ export async function loadConfig(
   }
 
   const engines = [
-    ...builtinEngines(settings, file, options.env ?? process.env, options.serviceAccountRoot),
+    ...secretEngines(settings, file, options.env ?? process.env, options.serviceAccountRoot),
     ...(options.engines ?? []),
   ];
   const secrets = await resolveSecrets(settings, engines, { fetch: options.fetchSecrets });

@@ -4,6 +4,8 @@
 export const ORIGINAL_KEYS: ReadonlyMap<string, string> = new Map([
   // Its metrics listener: `prometheus.enabled`, `prometheus.port` (8008, `/metrics` and a second path).
   ['prometheus', 'telemetry'],
+  // Its Vault settings; ours sit with the other engines' (the spec's `secrets.store.*`).
+  ['secrets.vault', 'store.vault'],
   // The renames our spec makes throughout.
   ['clouddriver', 'cloudctl'],
   ['kubernetes', 'orchestrator'],

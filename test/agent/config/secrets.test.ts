@@ -42,13 +42,46 @@ describe('secret references', () => {
 
   it('name the unknown engine and the missing parameter', async () => {
     const file = writeConfig(
-      'cloudctl:\n  auth:\n    token: encrypted:vault!p:x\n  tls:\n    clientKeyFilePassword: encrypted:file!k:pw\n',
+      'cloudctl:\n  auth:\n    token: encrypted:s3!p:x\n  tls:\n    clientKeyFilePassword: encrypted:file!k:pw\n',
     );
     const loaded = await loadConfig(file, { fetchSecrets: false });
     expect(loaded.issues.map(formatIssue)).toEqual([
-      `${file}:3:12: error: cloudctl.auth.token: unknown secrets engine 'vault'; available: file, env, k8s`,
+      `${file}:3:12: error: cloudctl.auth.token: unknown secrets engine 's3'; available: file, env, k8s, vault`,
       `${file}:5:28: error: cloudctl.tls.clientKeyFilePassword: the file engine needs 'f:' (path of the file holding the secret), for example encrypted:file!f:…`,
     ]);
+  });
+
+  it('name the vault engine as off while secrets.store.vault is not enabled, without fetching', async () => {
+    const file = writeConfig('cloudctl:\n  auth:\n    token: encrypted:vault!e:secret!p:agent!k:token\n');
+    const loaded = await loadConfig(file, { fetchSecrets: false });
+    expect(loaded.issues.map(formatIssue)).toEqual([
+      `${file}:3:12: error: cloudctl.auth.token: the vault engine is off: set secrets.store.vault.enabled: true and its url`,
+    ]);
+  });
+
+  it('need a url to turn the vault engine on, and a role for Kubernetes auth', async () => {
+    const file = writeConfig(
+      'secrets:\n  store:\n    vault:\n      enabled: true\n      authMethod: kubernetes\n',
+    );
+    const loaded = await loadConfig(file, { fetchSecrets: false });
+    expect(loaded.issues.map(formatIssue)).toEqual([
+      `${file}:4:7: error: secrets.store.vault.url: secrets.store.vault.enabled: true needs url`,
+      `${file}:4:7: error: secrets.store.vault.role: authMethod: KUBERNETES needs role`,
+    ]);
+  });
+
+  it("point the original product's secrets.vault to secrets.store.vault, and never print a Vault token", async () => {
+    const file = writeConfig(
+      `secrets:\n  vault:\n    enabled: true\n  store:\n    vault:\n      enabled: true\n      url: http://127.0.0.1:8200\n      token: ${TOKEN}\n`,
+    );
+    const loaded = await loadConfig(file, { fetchSecrets: true });
+    if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join('\n'));
+    expect(loaded.issues.map(formatIssue)).toEqual([
+      `${file}:2:3: warning: secrets.vault: unknown key 'vault' is ignored; did you mean 'store.vault'? ('vault' is the original product's name for it)`,
+    ]);
+    const printed = printEffectiveConfig(loaded);
+    expect(printed).not.toContain(TOKEN);
+    expect(printed).toContain('token: <redacted>');
   });
 
   it('encryptedFile: writes an env secret to a private file removed on dispose', async () => {

@@ -64,6 +64,10 @@ export async function resolveSecrets(
       issues.push({ path, message: `unknown secrets engine '${parsed.engine}'; available: ${known}` });
       continue;
     }
+    if (engine.unavailable !== undefined) {
+      issues.push({ path, message: engine.unavailable });
+      continue;
+    }
     const paramProblem = checkParams(engine, parsed.params);
     if (paramProblem !== undefined) {
       issues.push({ path, message: paramProblem });

@@ -9,6 +9,8 @@ export interface SecretParam {
 export interface SecretEngine {
   readonly name: string;
   readonly params: Record<string, SecretParam>;
+  /** Why the engine cannot be used as configured (say, switched off); reported without fetching. */
+  readonly unavailable?: string;
   /** Returns the secret value. */
   resolve(params: Record<string, string>): Promise<string>;
   /**

@@ -1,0 +1,74 @@
+// The engines every config gets: `file`, `env`, `k8s` and `vault`, built from `secrets.store` and the
+// agent's environment. Built before the file is resolved, because they are what resolves it.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { z } from 'zod';
+import type { secretsSchema } from '../schema/secrets-store.ts';
+import { envEngine } from './env-engine.ts';
+import { fileEngine } from './file-engine.ts';
+import { kubernetesSecretAccess } from './kubernetes-secret-access.ts';
+import { kubernetesSecretEngine } from './kubernetes-secret-engine.ts';
+import type { SecretEngine } from './secret-engine.ts';
+import { checkParams, SecretResolutionError } from './secret-engine.ts';
+import { isSecretReference, parseSecretReference } from './secret-reference.ts';
+import { vaultClient } from './vault-client.ts';
+import { vaultEngine } from './vault-engine.ts';
+
+const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+
+export interface BuiltinEngineOptions {
+  store: z.infer<ReturnType<typeof secretsSchema>>['store'];
+  /** The config file's directory: `file` paths resolve against it unless `baseDir` says otherwise. */
+  configDir: string;
+  env: NodeJS.ProcessEnv;
+  /** Prefix of the pod's service account files; '' or undefined is the real `/var/run/secrets/...`. */
+  serviceAccountRoot?: string;
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Resolves a setting that is itself a reference to one of `engines` (the Vault token). */
+async function settingValue(value: string, engines: SecretEngine[], key: string): Promise<string> {
+  if (!isSecretReference(value)) return value;
+  const parsed = parseSecretReference(value);
+  const engine = typeof parsed === 'string' ? undefined : engines.find((e) => e.name === parsed.engine);
+  if (typeof parsed === 'string' || engine === undefined || parsed.form !== 'value') {
+    throw new SecretResolutionError(
+      `${key} must be a token or an encrypted: reference to the file, env or k8s engine`,
+    );
+  }
+  const problem = checkParams(engine, parsed.params);
+  if (problem !== undefined) throw new SecretResolutionError(`${key}: ${problem}`);
+  return engine.resolve(parsed.params);
+}
+
+export function builtinEngines(options: BuiltinEngineOptions): SecretEngine[] {
+  const { store, env } = options;
+  const root = options.serviceAccountRoot ?? '';
+  const k8sAccess = kubernetesSecretAccess({ env, serviceAccountRoot: root });
+  const basic = [
+    fileEngine(resolve(options.configDir, store.file.baseDir ?? '.')),
+    envEngine(env, store.env.prefix),
+    kubernetesSecretEngine(k8sAccess),
+  ];
+  const vault = store.vault;
+  const client = vault.enabled
+    ? vaultClient(vault, {
+        fetch: options.fetch ?? globalThis.fetch,
+        token: async () =>
+          vault.token === undefined
+            ? env.VAULT_TOKEN
+            : settingValue(vault.token, basic, 'secrets.store.vault.token'),
+        serviceAccountToken: async () => {
+          const file = `${root}${SERVICE_ACCOUNT_TOKEN}`;
+          try {
+            return (await readFile(file, 'utf8')).trim();
+          } catch {
+            throw new SecretResolutionError(
+              `Vault authMethod KUBERNETES needs the pod's service account token, and ${file} is unreadable`,
+            );
+          }
+        },
+      })
+    : undefined;
+  return [...basic, vaultEngine(client)];
+}
