@@ -79,19 +79,31 @@ export interface RefreshedObject extends ObjectKey {
 
 type Tx = Transaction<CloudctlDatabase>;
 
-/** An object as just written to the cache. */
+/** An object as it is about to be written to the cache. */
 export interface StoredObject extends ObjectKey {
   version: string;
   /** The object as JSON text. */
   body: string;
 }
 
+/** A column an indexer adds to each `resources` row; the indexer's feature migrates it. */
+export interface IndexColumn {
+  name: string;
+  type: 'text' | 'integer' | 'float8' | 'jsonb';
+}
+
+/** A derived value: JSON columns take JSON text. */
+export type IndexValue = string | number | null;
+
 /**
- * Derives what other features read from objects as they are stored, in the cache write's own
- * transaction (the read model's index). Removals need no call: derived rows go with their object.
+ * Derives what other features read from each object as it is stored (the read model's index):
+ * the values go into the object's own row, in the same multi-row statement, so a derived value
+ * never outlives its object nor lags behind it, and removals need nothing more.
  */
 export interface CacheIndexer {
-  stored(tx: Transaction<CloudctlDatabase>, objects: readonly StoredObject[]): Promise<void>;
+  readonly columns: readonly IndexColumn[];
+  /** The columns' values for the object, in `columns` order. */
+  derive(object: StoredObject): readonly IndexValue[];
 }
 
 function scopeColumns(scope: WatchScope) {
@@ -112,13 +124,87 @@ async function setResumeVersion(tx: Tx, scope: WatchScope, resourceVersion: stri
 
 type Upsert = Extract<CacheChange, { type: 'upsert' }>;
 
-/** Rows per statement: 10 parameters each stays far below PostgreSQL's 65535 bind parameters. */
+/**
+ * Rows per statement. Rows travel as one array per column (`unnest`), so the statement's size
+ * does not grow with them; the bound keeps one statement's arrays to a few MB of bodies.
+ */
 const UPSERT_CHUNK = 500;
 
 /** Code-point order, the same in every database and locale. */
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 const objectKey = (c: ObjectKey) => `${c.account}\0${c.group}\0${c.kind}\0${c.namespace}\0${c.name}`;
+
+const KEY_COLUMNS = ['account', 'api_group', 'kind', 'namespace', 'name'] as const;
+const BASE_COLUMNS: readonly IndexColumn[] = [
+  ...KEY_COLUMNS.map((name) => ({ name, type: 'text' as const })),
+  { name: 'api_version', type: 'text' },
+  { name: 'resource_version', type: 'text' },
+  { name: 'body', type: 'jsonb' },
+  { name: 'snapshot_id', type: 'text' },
+];
+
+/** A row to write: the object, its resource version and its snapshot (null: none). */
+interface ResourceRow {
+  object: StoredObject;
+  resourceVersion: string;
+  snapshotId: string | null;
+}
+
+/**
+ * The one statement that writes rows to `resources`: the columns' values as arrays expanded by
+ * `unnest`, so 500 rows are ~25 parameters (not 500 × 25, which PostgreSQL parses and plans one by
+ * one), and the derived columns go in the same row as the object. With `onlyNewer`, an existing
+ * row is replaced only by an equal or newer resource version (an on-demand read racing the watch).
+ */
+function writeRows(
+  db: Database | Tx,
+  rows: readonly ResourceRow[],
+  now: Date,
+  indexer: CacheIndexer | undefined,
+  options: { onlyNewer: boolean; keepSnapshot: boolean },
+) {
+  const derived = indexer?.columns ?? [];
+  const columns = [...BASE_COLUMNS, ...derived];
+  const values: IndexValue[][] = columns.map(() => new Array<IndexValue>(rows.length));
+  rows.forEach(({ object, resourceVersion, snapshotId }, i) => {
+    const base = [
+      object.account,
+      object.group,
+      object.kind,
+      object.namespace,
+      object.name,
+      object.version,
+      resourceVersion,
+      object.body,
+      snapshotId,
+    ];
+    const extra = indexer?.derive(object) ?? [];
+    for (let c = 0; c < base.length; c++) (values[c] as IndexValue[])[i] = base[c] ?? null;
+    for (let c = 0; c < extra.length; c++) (values[base.length + c] as IndexValue[])[i] = extra[c] ?? null;
+  });
+  const names = (cs: readonly string[]) => sql.join(cs.map((name) => sql.ref(name)));
+  const updated = columns.filter(
+    (c) =>
+      !(KEY_COLUMNS as readonly string[]).includes(c.name) &&
+      !(options.keepSnapshot && c.name === 'snapshot_id'),
+  );
+  const set = sql.join([
+    ...updated.map((c) => sql`${sql.ref(c.name)} = ${sql.ref(`excluded.${c.name}`)}`),
+    sql`updated_at = excluded.updated_at`,
+  ]);
+  // Resource versions are opaque, but every API server we know of numbers them from etcd's
+  // revision; where both are numbers the greater is the newer. Others are simply replaced.
+  const newer = options.onlyNewer
+    ? sql`where case when resources.resource_version ~ '^[0-9]+$' and excluded.resource_version ~ '^[0-9]+$'
+        then resources.resource_version::numeric <= excluded.resource_version::numeric else true end`
+    : sql``;
+  return sql`insert into resources (${names(columns.map((c) => c.name))}, updated_at)
+    select *, ${now}::timestamptz from unnest(${sql.join(
+      columns.map((c, i) => sql`${values[i]}::${sql.raw(c.type)}[]`),
+    )})
+    on conflict (${names(KEY_COLUMNS)}) do update set ${set} ${newer}`.execute(db);
+}
 
 /**
  * Writes the upserts as if one after another. One statement may not touch a row twice, so a key
@@ -138,54 +224,16 @@ async function upsertAll(
     latest.set(key, upsert);
   }
   const rows = [...latest.values()].map((c) => ({
-    account: c.account,
-    api_group: c.group,
-    kind: c.kind,
-    namespace: c.namespace,
-    name: c.name,
-    api_version: c.version,
-    resource_version: c.resourceVersion,
-    body: c.body,
-    snapshot_id: c.snapshotId,
-    updated_at: now,
+    object: c,
+    resourceVersion: c.resourceVersion,
+    snapshotId: c.snapshotId,
   }));
   for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
-    const chunk = rows.slice(i, i + UPSERT_CHUNK);
-    await tx
-      .insertInto('resources')
-      .values(chunk)
-      .onConflict((oc) =>
-        oc.columns(['account', 'api_group', 'kind', 'namespace', 'name']).doUpdateSet((eb) => ({
-          api_version: eb.ref('excluded.api_version'),
-          resource_version: eb.ref('excluded.resource_version'),
-          body: eb.ref('excluded.body'),
-          snapshot_id: eb.ref('excluded.snapshot_id'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute();
-    await indexer?.stored(tx, chunk.map(storedObject));
+    await writeRows(tx, rows.slice(i, i + UPSERT_CHUNK), now, indexer, {
+      onlyNewer: false,
+      keepSnapshot: false,
+    });
   }
-}
-
-function storedObject(row: {
-  account: string;
-  api_group: string;
-  kind: string;
-  namespace: string;
-  name: string;
-  api_version: string;
-  body: string;
-}): StoredObject {
-  return {
-    account: row.account,
-    group: row.api_group,
-    kind: row.kind,
-    namespace: row.namespace,
-    name: row.name,
-    version: row.api_version,
-    body: row.body,
-  };
 }
 
 export class CacheStore {
@@ -303,46 +351,17 @@ export class CacheStore {
    * and its end must not delete it for lacking the snapshot's mark.
    */
   async refresh(object: RefreshedObject, now: Date): Promise<boolean> {
-    return this.#db.transaction().execute(async (tx) => {
-      const stored = await this.#refreshIn(tx, object, now);
-      if (stored) await this.#indexer?.stored(tx, [object]);
-      return stored;
-    });
-  }
-
-  async #refreshIn(tx: Tx, object: RefreshedObject, now: Date): Promise<boolean> {
-    const result = await tx
-      .insertInto('resources')
-      .values({
-        account: object.account,
-        api_group: object.group,
-        kind: object.kind,
-        namespace: object.namespace,
-        name: object.name,
-        api_version: object.version,
-        resource_version: object.resourceVersion,
-        body: object.body,
-        snapshot_id: null,
-        updated_at: now,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['account', 'api_group', 'kind', 'namespace', 'name'])
-          .doUpdateSet((eb) => ({
-            api_version: eb.ref('excluded.api_version'),
-            resource_version: eb.ref('excluded.resource_version'),
-            body: eb.ref('excluded.body'),
-            updated_at: eb.ref('excluded.updated_at'),
-          }))
-          // Resource versions are opaque, but every API server we know of numbers them from etcd's
-          // revision; where both are numbers the greater is the newer. Others are simply replaced.
-          .where(
-            sql<boolean>`case when resources.resource_version ~ '^[0-9]+$' and excluded.resource_version ~ '^[0-9]+$'
-              then resources.resource_version::numeric <= excluded.resource_version::numeric else true end`,
-          ),
-      )
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    const result = await writeRows(
+      this.#db,
+      [{ object, resourceVersion: object.resourceVersion, snapshotId: null }],
+      now,
+      this.#indexer,
+      {
+        onlyNewer: true,
+        keepSnapshot: true,
+      },
+    );
+    return Number(result.numAffectedRows ?? 0) > 0;
   }
 
   /**

@@ -9,6 +9,8 @@ export {
   type CachedResource,
   type CacheIndexer,
   CacheStore,
+  type IndexColumn,
+  type IndexValue,
   type ObjectKey,
   type RefreshedObject,
   type ResumeVersion,

@@ -31,6 +31,9 @@ const ROLE_OF: Record<string, Role> = {
   'batch/Job': 'job',
 };
 
+/** The object's role by its group and kind. */
+export const roleOf = (group: string, kind: string): Role => ROLE_OF[`${group}/${kind}`] ?? 'raw';
+
 export const MONIKER = {
   application: 'moniker.spinnaker.io/application',
   cluster: 'moniker.spinnaker.io/cluster',
@@ -267,7 +270,7 @@ export function indexObject(identity: ObjectIdentity, body: string): ObjectIndex
   const labels = stringMap(metadata.labels);
   const apiVersion = identity.group === '' ? identity.version : `${identity.group}/${identity.version}`;
   const kind = spinnakerKind(apiVersion, identity.kind);
-  const role = ROLE_OF[`${identity.group}/${identity.kind}`] ?? 'raw';
+  const role = roleOf(identity.group, identity.kind);
   const owner = ownerOf(metadata);
   const application =
     text(annotations[MONIKER.application]) ??

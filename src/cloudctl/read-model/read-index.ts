@@ -1,64 +1,66 @@
-// Writes the read model's index rows for objects the cache has just stored, inside the cache's
-// transaction (CacheIndexer), so a read never sees an object without its derived row or the reverse.
-import type { Transaction } from 'kysely';
-import type { CacheIndexer, StoredObject } from '../caching/index.ts';
-import type { CloudctlDatabase } from '../store/index.ts';
-import { indexObject } from './object-mapping.ts';
+// The read model's index as the cache writes it (CacheIndexer): what ingest derives from each object
+// (object-mapping.ts) goes into columns of the object's own `resources` row, in the cache's one
+// multi-row statement, so a read never sees an object without its derived values or the reverse.
+// Objects no read uses (no role of their own and no application) get none, and stay out of reads.
+import type { CacheIndexer, IndexColumn, IndexValue, StoredObject } from '../caching/index.ts';
+import { indexObject, roleOf } from './object-mapping.ts';
 
-/** Rows per statement: 21 parameters each stays far below PostgreSQL's 65535 bind parameters. */
-const CHUNK = 500;
+/** The derived columns (read-model-migration.ts adds them), in the order `derive` gives values. */
+export const INDEX_COLUMNS: readonly IndexColumn[] = [
+  { name: 'uid', type: 'text' },
+  { name: 'spinnaker_kind', type: 'text' },
+  { name: 'role', type: 'text' },
+  { name: 'application', type: 'text' },
+  { name: 'cluster', type: 'text' },
+  { name: 'stack', type: 'text' },
+  { name: 'detail', type: 'text' },
+  { name: 'sequence', type: 'integer' },
+  { name: 'owner_kind', type: 'text' },
+  { name: 'owner_name', type: 'text' },
+  { name: 'labels', type: 'jsonb' },
+  { name: 'selector', type: 'jsonb' },
+  { name: 'created_time', type: 'float8' },
+  { name: 'summary', type: 'jsonb' },
+];
+
+const NOT_INDEXED: readonly IndexValue[] = INDEX_COLUMNS.map(() => null);
+
+/** Where an application can come from; a body without any of them needs no parsing to know it has none. */
+const APPLICATION_KEYS = [
+  'moniker.spinnaker.io/application',
+  'deploy.vendor.io/application',
+  'app.kubernetes.io/name',
+];
 
 export class ReadIndex implements CacheIndexer {
-  async stored(tx: Transaction<CloudctlDatabase>, objects: readonly StoredObject[]): Promise<void> {
-    const rows = objects.map((object) => {
-      const index = indexObject(object, object.body);
-      return {
-        account: object.account,
-        api_group: object.group,
-        kind: object.kind,
-        namespace: object.namespace,
-        name: object.name,
-        api_version: object.version,
-        uid: index.uid,
-        spinnaker_kind: index.spinnakerKind,
-        role: index.role,
-        application: index.application,
-        cluster: index.cluster,
-        stack: index.stack,
-        detail: index.detail,
-        sequence: index.sequence,
-        owner_kind: index.owner?.kind ?? null,
-        owner_name: index.owner?.name ?? null,
-        labels: JSON.stringify(index.labels),
-        selector: index.selector === null ? null : JSON.stringify(index.selector),
-        created_time: index.createdTime,
-        summary: JSON.stringify(index.summary),
-      };
-    });
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      await tx
-        .insertInto('read_objects')
-        .values(rows.slice(i, i + CHUNK))
-        .onConflict((oc) =>
-          oc.columns(['account', 'api_group', 'kind', 'namespace', 'name']).doUpdateSet((eb) => ({
-            api_version: eb.ref('excluded.api_version'),
-            uid: eb.ref('excluded.uid'),
-            spinnaker_kind: eb.ref('excluded.spinnaker_kind'),
-            role: eb.ref('excluded.role'),
-            application: eb.ref('excluded.application'),
-            cluster: eb.ref('excluded.cluster'),
-            stack: eb.ref('excluded.stack'),
-            detail: eb.ref('excluded.detail'),
-            sequence: eb.ref('excluded.sequence'),
-            owner_kind: eb.ref('excluded.owner_kind'),
-            owner_name: eb.ref('excluded.owner_name'),
-            labels: eb.ref('excluded.labels'),
-            selector: eb.ref('excluded.selector'),
-            created_time: eb.ref('excluded.created_time'),
-            summary: eb.ref('excluded.summary'),
-          })),
-        )
-        .execute();
+  readonly columns = INDEX_COLUMNS;
+
+  derive(object: StoredObject): readonly IndexValue[] {
+    // Most objects of a cluster (ConfigMaps, Secrets, Events, ...) belong to no application; a
+    // substring test spares parsing them, and the parse below still decides for those it lets by.
+    if (
+      roleOf(object.group, object.kind) === 'raw' &&
+      !APPLICATION_KEYS.some((k) => object.body.includes(k))
+    ) {
+      return NOT_INDEXED;
     }
+    const index = indexObject(object, object.body);
+    if (index.role === 'raw' && index.application === null) return NOT_INDEXED;
+    return [
+      index.uid,
+      index.spinnakerKind,
+      index.role,
+      index.application,
+      index.cluster,
+      index.stack,
+      index.detail,
+      index.sequence,
+      index.owner?.kind ?? null,
+      index.owner?.name ?? null,
+      JSON.stringify(index.labels),
+      index.selector === null ? null : JSON.stringify(index.selector),
+      index.createdTime,
+      JSON.stringify(index.summary),
+    ];
   }
 }

@@ -1,56 +1,37 @@
-// The read model's table: one row per cached object with what reads need, derived at ingest. Its
-// key is the resources row's, with a cascading foreign key, so whatever removes an object (a delete
-// event, a snapshot end, an eviction) removes its row in the same statement.
+// The read model's index: columns of each `resources` row with what reads need, derived at ingest
+// (read-index.ts), and `read_objects`, the view of the rows that have them. Derived values live in
+// the object's own row, so whatever removes an object (a delete event, a snapshot end, an
+// eviction) removes them in the same statement, and ingest writes one row per object, not two.
 import { type Kysely, type Migration, sql } from 'kysely';
+import { INDEX_COLUMNS } from './read-index.ts';
 
 export const readModelMigration: Migration = {
   async up(db: Kysely<unknown>) {
+    for (const column of INDEX_COLUMNS) {
+      await sql`alter table resources add column ${sql.ref(column.name)} ${sql.raw(column.type)}`.execute(db);
+    }
+    // Partial: objects no read uses (role null) cost these indexes nothing at ingest.
     await db.schema
-      .createTable('read_objects')
-      .addColumn('account', 'text', (c) => c.notNull())
-      .addColumn('api_group', 'text', (c) => c.notNull())
-      .addColumn('kind', 'text', (c) => c.notNull())
-      .addColumn('namespace', 'text', (c) => c.notNull())
-      .addColumn('name', 'text', (c) => c.notNull())
-      .addColumn('api_version', 'text', (c) => c.notNull())
-      .addColumn('uid', 'text', (c) => c.notNull())
-      .addColumn('spinnaker_kind', 'text', (c) => c.notNull())
-      .addColumn('role', 'text', (c) => c.notNull())
-      .addColumn('application', 'text')
-      .addColumn('cluster', 'text')
-      .addColumn('stack', 'text')
-      .addColumn('detail', 'text')
-      .addColumn('sequence', 'integer')
-      .addColumn('owner_kind', 'text')
-      .addColumn('owner_name', 'text')
-      .addColumn('labels', 'jsonb', (c) => c.notNull())
-      .addColumn('selector', 'jsonb')
-      .addColumn('created_time', 'double precision')
-      .addColumn('summary', 'jsonb', (c) => c.notNull())
-      .addPrimaryKeyConstraint('read_objects_pk', ['account', 'api_group', 'kind', 'namespace', 'name'])
-      .addForeignKeyConstraint(
-        'read_objects_resource_fk',
-        ['account', 'api_group', 'kind', 'namespace', 'name'],
-        'resources',
-        ['account', 'api_group', 'kind', 'namespace', 'name'],
-        (fk) => fk.onDelete('cascade'),
-      )
-      .execute();
-    await db.schema
-      .createIndex('read_objects_application_idx')
-      .on('read_objects')
+      .createIndex('resources_application_idx')
+      .on('resources')
       .columns(['application', 'account', 'role'])
       .where(sql.ref('application'), 'is not', null)
       .execute();
     await db.schema
-      .createIndex('read_objects_owner_idx')
-      .on('read_objects')
+      .createIndex('resources_owner_idx')
+      .on('resources')
       .columns(['account', 'namespace', 'owner_kind', 'owner_name'])
+      .where(sql.ref('owner_name'), 'is not', null)
       .execute();
     await db.schema
-      .createIndex('read_objects_role_idx')
-      .on('read_objects')
+      .createIndex('resources_role_idx')
+      .on('resources')
       .columns(['account', 'role', 'namespace'])
+      .where(sql.ref('role'), 'is not', null)
       .execute();
+    await sql`create view read_objects as
+      select account, api_group, kind, namespace, name, api_version,
+        ${sql.join(INDEX_COLUMNS.map((c) => sql.ref(c.name)))}
+      from resources where role is not null`.execute(db);
   },
 };
