@@ -59,7 +59,7 @@ export function schemaIndexes(): Record<Variant, SchemaIndex> {
   return indexes;
 }
 
-function secretEngines(
+function enginesFor(
   raw: Record<string, unknown>,
   file: string,
   env: NodeJS.ProcessEnv,
@@ -142,7 +142,7 @@ export async function loadConfig(
   }
 
   const engines = [
-    ...secretEngines(settings, file, options.env ?? process.env, options.serviceAccountRoot),
+    ...enginesFor(settings, file, options.env ?? process.env, options.serviceAccountRoot),
     ...(options.engines ?? []),
   ];
   const secrets = await resolveSecrets(settings, engines, { fetch: options.fetchSecrets });

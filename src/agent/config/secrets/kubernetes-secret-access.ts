@@ -17,11 +17,15 @@ import type { KubernetesSecretAccess, KubernetesSecretRead } from './kubernetes-
 import { SecretResolutionError } from './secret-engine.ts';
 
 const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+/** An API server that never answers must not hold the agent's start forever. */
+export const SECRET_READ_TIMEOUT_MS = 30_000;
 
 export interface KubernetesSecretAccessOptions {
   env: NodeJS.ProcessEnv;
   /** Prefix of the service account files, as for accounts; '' is the real `/var/run/secrets/...`. */
   serviceAccountRoot?: string;
+  /** Default SECRET_READ_TIMEOUT_MS. */
+  timeoutMs?: number;
 }
 
 interface Client {
@@ -70,6 +74,7 @@ function connect(options: KubernetesSecretAccessOptions): Client {
 }
 
 export function kubernetesSecretAccess(options: KubernetesSecretAccessOptions): KubernetesSecretAccess {
+  const timeoutMs = options.timeoutMs ?? SECRET_READ_TIMEOUT_MS;
   let client: Client | undefined;
   const get = () => {
     client ??= connect(options);
@@ -81,7 +86,12 @@ export function kubernetesSecretAccess(options: KubernetesSecretAccessOptions): 
       const { http } = get();
       const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(name)}`;
       try {
-        const { body } = await http.request({ verb: 'get', method: 'GET', path });
+        const { body } = await http.request({
+          verb: 'get',
+          method: 'GET',
+          path,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
         const data = typeof body === 'object' && body !== null && 'data' in body ? body.data : undefined;
         const entries =
           typeof data === 'object' && data !== null
@@ -96,9 +106,19 @@ export function kubernetesSecretAccess(options: KubernetesSecretAccessOptions): 
         if (error instanceof KubeApiError && (error.status === 403 || error.status === 401)) {
           return { found: false, reason: 'forbidden', detail: error.message };
         }
+        if (error instanceof Error && error.name === 'TimeoutError') {
+          return {
+            found: false,
+            reason: 'unreachable',
+            detail: `${http.server} did not answer within ${timeoutMs / 1000} s`,
+          };
+        }
         if (error instanceof KubeApiError || error instanceof KubeTransportError) {
           return { found: false, reason: 'unreachable', detail: error.message };
         }
+        // client-node refuses some configurations only when it signs the request (a token over
+        // plain http, say): that is the kubeconfig's problem, said as such, not a crash.
+        if (error instanceof Error) return { found: false, reason: 'unreachable', detail: error.message };
         throw error;
       }
     },

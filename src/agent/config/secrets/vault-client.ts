@@ -6,12 +6,17 @@ import { errorCode, isRecord } from '../../../lib/is-record.ts';
 import type { VaultSettings } from '../schema/secrets-store.ts';
 import { SecretResolutionError } from './secret-engine.ts';
 
+/** A Vault that accepts connections but never answers must not hold the agent's start forever. */
+export const VAULT_REQUEST_TIMEOUT_MS = 30_000;
+
 export interface VaultClientDeps {
   fetch: typeof globalThis.fetch;
   /** The token for `authMethod: TOKEN` (the setting, else VAULT_TOKEN); undefined when there is none. */
   token(): Promise<string | undefined>;
   /** The service account JWT for `authMethod: KUBERNETES`. */
   serviceAccountToken(): Promise<string>;
+  /** Default VAULT_REQUEST_TIMEOUT_MS. */
+  timeoutMs?: number;
 }
 
 export type KvRead = { found: true; data: Record<string, unknown> } | { found: false };
@@ -33,6 +38,7 @@ export function vaultClient(settings: VaultSettings, deps: VaultClientDeps): Vau
   const base = (settings.url ?? '').replace(/\/+$/, '');
   const namespaceHeader: Record<string, string> =
     settings.namespace === undefined ? {} : { 'X-Vault-Namespace': settings.namespace };
+  const timeoutMs = deps.timeoutMs ?? VAULT_REQUEST_TIMEOUT_MS;
   let loggedIn: Promise<string> | undefined;
 
   async function call(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown) {
@@ -46,8 +52,12 @@ export function vaultClient(settings: VaultSettings, deps: VaultClientDeps): Vau
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
+      if (error instanceof Error && error.name === 'TimeoutError') {
+        throw new SecretResolutionError(`Vault at ${base} did not answer within ${timeoutMs / 1000} s`);
+      }
       const cause = isRecord(error) && 'cause' in error ? error.cause : error;
       throw new SecretResolutionError(`cannot reach Vault at ${base}: ${errorCode(cause)}`);
     }
