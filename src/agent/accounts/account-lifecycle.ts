@@ -114,12 +114,19 @@ export class AccountLifecycle {
     );
   }
 
-  /** Cache directives of `registered` and of cache_directives; accounts not named keep theirs. */
+  /**
+   * Cache directives of `registered` and of cache_directives; accounts not named keep theirs. An
+   * account with no change under way takes its directive at once, so watches started right after
+   * (at `connected`) already follow it; the watches themselves change in the account's turn.
+   */
   direct(directives: ReadonlyArray<CacheDirective & { account: string }>): Promise<void> {
     return Promise.all(
-      directives.map(({ account, ...directive }) =>
-        this.#serial(account, () => this.#direct(account, directive)),
-      ),
+      directives.map(({ account, ...directive }) => {
+        if (this.#queues.has(account)) return this.#serial(account, () => this.#direct(account, directive));
+        const before = this.watchFilter(account);
+        this.#deps.registry.setDirective(account, directive);
+        return this.#serial(account, () => this.#follow(account, before));
+      }),
     ).then(() => undefined);
   }
 
@@ -227,9 +234,14 @@ export class AccountLifecycle {
   }
 
   async #direct(name: string, directive: CacheDirective | undefined): Promise<void> {
-    const { registry, watching } = this.#deps;
     const before = this.watchFilter(name);
-    registry.setDirective(name, directive);
+    this.#deps.registry.setDirective(name, directive);
+    await this.#follow(name, before);
+  }
+
+  /** Restarts an ACTIVE account's watches when its directive changed what it watches. */
+  async #follow(name: string, before: ReturnType<AccountLifecycle['watchFilter']>): Promise<void> {
+    const { registry, watching } = this.#deps;
     const filter = this.watchFilter(name);
     // Compared by effect: `enabled: true` with no kinds is the account's own config, as no directive is.
     if (JSON.stringify(before) === JSON.stringify(filter) || registry.status(name)?.state !== 'ACTIVE')

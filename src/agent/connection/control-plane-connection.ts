@@ -56,7 +56,7 @@ export interface ControlPlaneConnectionOptions {
   onDeleteAccounts?: (names: string[]) => void;
   /** New cache directives for accounts the agent holds (cache_directives). */
   onCacheDirectives?: (directives: AccountCacheDirective[]) => void;
-  /** Each registered session, with the control plane's cache directives. */
+  /** Each registered session, with the control plane's cache directives; called before `connected`. */
   onRegistered?: (info: RegisteredInfo) => void;
   logger: Log;
   metrics: AgentMetrics;
@@ -271,6 +271,13 @@ export class ControlPlaneConnection {
 
   #registered(session: Session, info: RegisteredInfo): void {
     if (this.#session !== session || this.#state.current !== 'connecting') return;
+    // Before the state changes: what starts on `connected` (the watches) finds the session's cache
+    // directives already in force, so an account it says not to cache is never listed.
+    try {
+      this.#options.onRegistered?.(info);
+    } catch (error) {
+      this.#log.error({ err: error }, 'onRegistered failed');
+    }
     this.#state.to('connected');
     this.#options.metrics.connects.inc();
     this.#backoff.reset();
@@ -280,11 +287,6 @@ export class ControlPlaneConnection {
       session.send({ accountStatus: { account, state, message } });
     }
     this.#outbox.connected();
-    try {
-      this.#options.onRegistered?.(info);
-    } catch (error) {
-      this.#log.error({ err: error }, 'onRegistered failed');
-    }
   }
 
   #ended(session: Session, end: SessionEnd): void {

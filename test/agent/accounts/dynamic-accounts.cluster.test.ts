@@ -74,6 +74,7 @@ beforeAll(async () => {
     createNamespace(admin, NS_RE, ['re-1']),
   ]);
   cp = await ScriptedControlPlane.start();
+  cp.registeredCache = [{ account: 'static-quiet', enabled: false, kinds: [], omitKinds: [] }];
   healthPort = await freePort();
   agent = await startInProcessAgent(
     {
@@ -86,6 +87,12 @@ beforeAll(async () => {
         accounts: [
           {
             name: 'static-a',
+            orchConfigFile: plainKubeconfig,
+            namespaces: [NS_STATIC],
+            kinds: ['configMap'],
+          },
+          {
+            name: 'static-quiet',
             orchConfigFile: plainKubeconfig,
             namespaces: [NS_STATIC],
             kinds: ['configMap'],
@@ -111,7 +118,10 @@ describe("the agent's static definition wins", () => {
   it('hello names each account with its source and caching', () => {
     expect(
       cp.hellos[0]?.accounts.map((a) => ({ name: a.name, source: a.source, caching: a.caching })),
-    ).toEqual([{ name: 'static-a', source: 'STATIC_AGENT_CONFIG', caching: true }]);
+    ).toEqual([
+      { name: 'static-a', source: 'STATIC_AGENT_CONFIG', caching: true },
+      { name: 'static-quiet', source: 'STATIC_AGENT_CONFIG', caching: true },
+    ]);
   });
 
   it('an assignment of a static name is REFUSED and the static account keeps running untouched', async () => {
@@ -200,6 +210,13 @@ describe('secret references in a dynamic definition', () => {
 });
 
 describe('the cache directive', () => {
+  it("registered's directive keeps a static account from being cached from the start", async () => {
+    expect(agent.runtime.accounts.status('static-quiet')).toMatchObject({ state: 'ACTIVE', caching: false });
+    expect(watchedScopes('static-quiet')).toEqual([]);
+    expect(cp.snapshots('static-quiet')).toBe(0);
+    expect(cp.events('static-quiet')).toEqual([]);
+  });
+
   it('caching off: no watches and no resource events, while an operation on the account succeeds', async () => {
     cp.assign([
       {
@@ -293,6 +310,7 @@ describe('assigned again', () => {
     const sessions = cp.sessions;
     cp.registeredCache = [
       { account: 'static-a', enabled: true, kinds: [], omitKinds: [] },
+      { account: 'static-quiet', enabled: false, kinds: [], omitKinds: [] },
       { account: 'dyn', enabled: true, kinds: [], omitKinds: [] },
       { account: 'ops-only', enabled: false, kinds: [], omitKinds: [] },
     ];
@@ -313,6 +331,7 @@ describe('assigned again', () => {
       { name: 'ops-only', source: 'CLOUDCTL', caching: false },
       { name: 'secret-dyn', source: 'CLOUDCTL', caching: true },
       { name: 'static-a', source: 'STATIC_AGENT_CONFIG', caching: true },
+      { name: 'static-quiet', source: 'STATIC_AGENT_CONFIG', caching: false },
     ]);
     await msUntil(() => kept() > keptBefore, 20_000, 'the re-sent assignment kept');
     await createConfigMap(admin, NS_RE, 're-after-reconnect');
@@ -321,6 +340,7 @@ describe('assigned again', () => {
     // One watch per scope, as before the reconnect; the operations-only account still has none.
     expect(watchedScopes('dyn')).toEqual([`ConfigMap/${NS_RE}`]);
     expect(watchedScopes('ops-only')).toEqual([]);
+    expect(cp.snapshots('static-quiet')).toBe(0);
     expect(agent.runtime.accounts.status('dyn')).toMatchObject({ state: 'ACTIVE', source: 'cloudctl' });
   });
 
@@ -336,6 +356,25 @@ describe('assigned again', () => {
       20_000,
       'dyn lists the new namespace',
     );
+  });
+});
+
+describe('a directive in registered after a reconnect', () => {
+  it('caching off in the new session: the account is not listed again before the directive applies', async () => {
+    const snapshots = cp.snapshots('static-a');
+    const sessions = cp.sessions;
+    cp.registeredCache = cp.registeredCache.map((d) =>
+      d.account === 'static-a' ? { ...d, enabled: false } : d,
+    );
+    cp.onRegistered = () => [];
+    cp.endSession();
+    await msUntil(() => cp.sessions > sessions, 30_000, 'a new session');
+    await msUntil(() => watchedScopes('static-a').length === 0, 20_000, 'static-a watches stopped');
+    // An event of another account after the switch: the uplink has nothing older to deliver.
+    await createConfigMap(admin, NS_RE, 're-after-static-off');
+    await msUntil(() => eventNames('dyn').includes(`${NS_RE}/re-after-static-off`), 20_000, 'dyn event');
+    expect(cp.snapshots('static-a')).toBe(snapshots);
+    expect(agent.runtime.accounts.status('static-a')).toMatchObject({ state: 'ACTIVE', caching: false });
   });
 });
 
