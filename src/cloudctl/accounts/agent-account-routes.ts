@@ -27,7 +27,7 @@ const agentAccountSchema = z
           agentId: z.string(),
           caching: z
             .boolean()
-            .describe('whether a session of the agent serves (and so watches) the account now'),
+            .describe('whether the agent watches and caches the account (false: operations only)'),
         }),
       )
       .describe('the agents that handle the account'),
@@ -57,6 +57,25 @@ export function agentAccountRoutes(deps: AgentAccountRouteDeps): Route[] {
       handler: async ({ params, user }) => {
         const known = await deps.guard.require(user, params.accountName, 'READ');
         const stored = await deps.store.agents.account(known.name);
+        if (stored === undefined && known.source === 'cloudctl') {
+          // Placed on agents through the dynamic accounts interface: its holders say where and how.
+          const holders = await deps.store.dynamicAccounts.holders(known.name);
+          const failed = holders.find((h) => h.status === 'FAILED');
+          const serving = holders.filter((h) => h.status !== 'FAILED');
+          return {
+            name: known.name,
+            type: 'orchestrator',
+            source: known.source,
+            zoneId: (await deps.store.dynamicAccounts.registration(known.name))?.zoneId ?? null,
+            agents: serving.map((h) => ({ agentId: h.agentId, caching: h.caching })),
+            status: serving.some((h) => h.status === 'ACTIVE') ? 'ACTIVE' : failed ? 'FAILED' : 'UNKNOWN',
+            errorMessage: failed !== undefined && serving.length === 0 ? failed.message : null,
+            kubeHost: null,
+            kubeVersion: null,
+            permissions: { READ: [...known.permissions.read], WRITE: [...known.permissions.write] },
+            lastUpdated: null,
+          };
+        }
         const agentId = known.agentId ?? stored?.agentId;
         const agent =
           agentId === undefined

@@ -50,6 +50,12 @@ describe('caching', () => {
       lastAssignmentMsg: 'agent agent-b caches the account now',
     });
     expect(tookOver).toBeLessThan(5000);
+    // The agents' view of the account says the same.
+    expect((await fx.root.get('/agents/orchestrator/accounts/cache-moves')).body).toMatchObject({
+      source: 'cloudctl',
+      agents: [{ agentId: 'agent-b', caching: true }],
+      status: 'ACTIVE',
+    });
     // Operations follow: the remaining holder serves them.
     expect(fx.cp.plane.registry.sessionFor('cache-moves')?.agentId).toBe('agent-b');
   });
