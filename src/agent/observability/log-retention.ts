@@ -39,6 +39,20 @@ export async function retireLogFile(
   now: number,
 ): Promise<void> {
   if (settings.compress) await gzipFile(closedFile);
+  await pruneLogFiles(configuredFile, activeFile, settings, now);
+}
+
+/**
+ * Removes rotated files beyond `maxBackups` or older than `maxAgeDays`. Runs after each rotation and
+ * once when the logger opens its file, as lumberjack does: an agent logs little and may not rotate
+ * for weeks, and backups left by earlier runs must not outlive their age until then.
+ */
+export async function pruneLogFiles(
+  configuredFile: string,
+  activeFile: string,
+  settings: RetentionSettings,
+  now: number,
+): Promise<void> {
   const dir = dirname(activeFile);
   const pattern = rotatedPattern(configuredFile);
   const rotated: Array<{ path: string; mtime: number }> = [];

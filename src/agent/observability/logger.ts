@@ -1,13 +1,14 @@
 // The agent's logger: pino with the spec's levels (plus `panic`), `text` (one human-readable line per
 // entry) or `json`, to standard output, a file, or both; files rotate by size through pino-roll and
-// are then compressed and pruned by log-retention. Secret-bearing fields are redacted.
+// are then compressed and pruned by log-retention (which also prunes once when the file opens).
+// Secret-bearing fields are redacted.
 import { once } from 'node:events';
 import pino, { type DestinationStream, type Logger, type StreamEntry } from 'pino';
 import pretty from 'pino-pretty';
 import pinoRoll from 'pino-roll';
 import type { AgentConfig, LogLevel } from '../config/index.ts';
 import { type AgentContextSources, logFields } from './agent-context.ts';
-import { retireLogFile } from './log-retention.ts';
+import { pruneLogFiles, retireLogFile } from './log-retention.ts';
 
 export type AgentLogger = Logger<'panic'>;
 
@@ -98,6 +99,12 @@ async function fileDestination(
   stream.on('ready', () => {
     const previous = current;
     current = stream.file;
+    if (previous === null && current !== null) {
+      const opened = current;
+      retiring = retiring
+        .then(() => pruneLogFiles(file, opened, settings, deps.now()))
+        .catch((error: Error) => deps.onInternalError(error));
+    }
     if (previous === null || current === null || previous === current) return;
     retiring = retiring
       .then(() => retireLogFile(file, previous, stream.file ?? previous, settings, deps.now()))
