@@ -25,6 +25,6 @@ export { LOG_LEVELS } from './schema/logging.ts';
 export type { Permissions } from './schema/permissions.ts';
 export type { Variant } from './schema/variant.ts';
 export { VARIANTS } from './schema/variant.ts';
-export type { SecretEngine } from './secrets/secret-engine.ts';
-export { SecretResolutionError } from './secrets/secret-engine.ts';
+export type { SecretEngine, SecretErrorCode } from './secrets/secret-engine.ts';
+export { SECRET_ERRORS, SecretResolutionError } from './secrets/secret-engine.ts';
 export { parseSecretReference } from './secrets/secret-reference.ts';

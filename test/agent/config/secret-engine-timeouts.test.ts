@@ -32,6 +32,7 @@ describe('secret engines facing servers that never answer, or configs client-nod
       { enabled: true, url, authMethod: 'TOKEN', path: 'kubernetes' },
       { fetch, token: async () => 'a-token', serviceAccountToken: async () => '', timeoutMs: 300 },
     );
+    await expect(client.readKv2('secret', 'agent')).rejects.toMatchObject({ code: 'SECRET_UNREACHABLE' });
     await expect(client.readKv2('secret', 'agent')).rejects.toThrow(
       `Vault at ${url} did not answer within 0.3 s`,
     );

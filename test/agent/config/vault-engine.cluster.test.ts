@@ -113,6 +113,22 @@ describe('the vault engine', () => {
     await loaded.dispose();
   });
 
+  it('reads a path whose names hold spaces and a question mark', async () => {
+    await bao.api('POST', 'secret/data/team%20a/db%3Fv2', { data: { password: 'team-a-password' } });
+    const file = writeConfig(
+      [
+        vaultSettings([]),
+        'cloudctl:',
+        '  auth:',
+        '    token: encrypted:vault!e:secret!p:team a/db?v2!k:password',
+        '',
+      ].join('\n'),
+    );
+    const loaded = await loadConfig(file, { fetchSecrets: true, env: { VAULT_TOKEN: bao.rootToken } });
+    if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join('\n'));
+    expect(loaded.config.cloudctl.auth.token).toBe('team-a-password');
+  });
+
   it('takes the token setting, itself a reference to another engine', async () => {
     const file = writeConfig(
       [

@@ -33,11 +33,12 @@ async function settingValue(value: string, engines: SecretEngine[], key: string)
   const engine = typeof parsed === 'string' ? undefined : engines.find((e) => e.name === parsed.engine);
   if (typeof parsed === 'string' || engine === undefined || parsed.form !== 'value') {
     throw new SecretResolutionError(
+      'SECRET_ENGINE_SETTINGS',
       `${key} must be a token or an encrypted: reference to the file, env or k8s engine`,
     );
   }
   const problem = checkParams(engine, parsed.params);
-  if (problem !== undefined) throw new SecretResolutionError(`${key}: ${problem}`);
+  if (problem !== undefined) throw new SecretResolutionError('SECRET_ENGINE_SETTINGS', `${key}: ${problem}`);
   return engine.resolve(parsed.params);
 }
 
@@ -64,6 +65,7 @@ export function builtinEngines(options: BuiltinEngineOptions): SecretEngine[] {
             return (await readFile(file, 'utf8')).trim();
           } catch {
             throw new SecretResolutionError(
+              'SECRET_ENGINE_SETTINGS',
               `Vault authMethod KUBERNETES needs the pod's service account token, and ${file} is unreadable`,
             );
           }

@@ -11,7 +11,7 @@ export function envEngine(env: NodeJS.ProcessEnv, prefix: string): SecretEngine 
       const name = prefix + (params.n ?? '');
       const value = env[name];
       if (value === undefined || value === '') {
-        throw new SecretResolutionError(`environment variable ${name} is not set`);
+        throw new SecretResolutionError('SECRET_NOT_FOUND', `environment variable ${name} is not set`);
       }
       return value;
     },

@@ -25,13 +25,20 @@ export function fileEngine(baseDir: string): SecretEngine {
       try {
         text = await readFile(path, 'utf8');
       } catch (error) {
-        throw new SecretResolutionError(`cannot read secret file ${path}: ${errorCode(error)}`);
+        const code = errorCode(error);
+        throw new SecretResolutionError(
+          code === 'EACCES' || code === 'EPERM' ? 'SECRET_FORBIDDEN' : 'SECRET_NOT_FOUND',
+          `cannot read secret file ${path}: ${code}`,
+        );
       }
       if (params.k === undefined) return text.replace(/\r?\n$/, '');
       const map = load(text);
       const value = isRecord(map) ? map[params.k] : undefined;
       if (typeof value !== 'string') {
-        throw new SecretResolutionError(`secret file ${path} has no string value under key '${params.k}'`);
+        throw new SecretResolutionError(
+          'SECRET_KEY_MISSING',
+          `secret file ${path} has no string value under key '${params.k}'`,
+        );
       }
       return value;
     },

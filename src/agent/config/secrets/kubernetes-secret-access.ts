@@ -47,7 +47,10 @@ function connect(options: KubernetesSecretAccessOptions): Client {
     });
   } catch (error) {
     if (!(error instanceof KubeConfigError)) throw error;
-    throw new SecretResolutionError(`cannot read Kubernetes Secrets: ${error.message}`);
+    throw new SecretResolutionError(
+      'SECRET_ENGINE_SETTINGS',
+      `cannot read Kubernetes Secrets: ${error.message}`,
+    );
   }
   const http = new KubeHttp(resolved.kubeConfig, resolved.server);
   if (inCluster) {
@@ -62,6 +65,7 @@ function connect(options: KubernetesSecretAccessOptions): Client {
         const namespace = fromFile || options.env.POD_NAMESPACE;
         if (!namespace) {
           throw new SecretResolutionError(
+            'SECRET_ENGINE_SETTINGS',
             `the k8s engine needs 'ns:' here: the agent's namespace is unknown (${file} is unreadable and POD_NAMESPACE is not set)`,
           );
         }

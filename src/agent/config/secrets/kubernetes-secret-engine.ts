@@ -35,17 +35,24 @@ export function kubernetesSecretEngine(access: KubernetesSecretAccess): SecretEn
       const where = `Kubernetes Secret ${namespace}/${name}`;
       const read = await access.readSecret(namespace, name);
       if (!read.found) {
-        if (read.reason === 'missing') throw new SecretResolutionError(`${where} does not exist`);
+        if (read.reason === 'missing')
+          throw new SecretResolutionError('SECRET_NOT_FOUND', `${where} does not exist`);
         if (read.reason === 'forbidden') {
-          throw new SecretResolutionError(`${where} may not be read by the agent: ${read.detail}`);
+          throw new SecretResolutionError(
+            'SECRET_FORBIDDEN',
+            `${where} may not be read by the agent: ${read.detail}`,
+          );
         }
-        throw new SecretResolutionError(`cannot read ${where}: ${read.detail}`);
+        throw new SecretResolutionError('SECRET_UNREACHABLE', `cannot read ${where}: ${read.detail}`);
       }
       const encoded = read.data[key];
       if (encoded === undefined) {
         // Key names are not secret and saying which exist fixes a typo at once.
         const keys = Object.keys(read.data).sort().join(', ') || 'none';
-        throw new SecretResolutionError(`${where} has no key '${key}' (its keys: ${keys})`);
+        throw new SecretResolutionError(
+          'SECRET_KEY_MISSING',
+          `${where} has no key '${key}' (its keys: ${keys})`,
+        );
       }
       return Buffer.from(encoded, 'base64').toString('utf8');
     },

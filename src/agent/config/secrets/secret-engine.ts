@@ -20,10 +20,23 @@ export interface SecretEngine {
   existingFile?(params: Record<string, string>): string | undefined;
 }
 
+/** Why a reference could not be resolved, coded in one place so callers and logs can tell them apart. */
+export const SECRET_ERRORS = {
+  SECRET_NOT_FOUND: 'the file, variable, Kubernetes Secret or Vault path a reference names does not exist',
+  SECRET_KEY_MISSING: 'the secret exists but has no value under the reference’s key',
+  SECRET_FORBIDDEN: 'the agent may not read it: RBAC, a Vault policy, or a refused Vault login',
+  SECRET_UNREACHABLE: 'the server holding it could not be reached or did not answer in time',
+  SECRET_ENGINE_SETTINGS: 'the engine lacks something it needs: on/off, a token, a namespace, credentials',
+} as const;
+
+export type SecretErrorCode = keyof typeof SECRET_ERRORS;
+
 export class SecretResolutionError extends Error {
-  constructor(message: string) {
+  readonly code: SecretErrorCode;
+  constructor(code: SecretErrorCode, message: string) {
     super(message);
     this.name = 'SecretResolutionError';
+    this.code = code;
   }
 }
 

@@ -33,6 +33,8 @@ function vaultErrors(body: unknown): string {
 }
 
 const trimSlashes = (s: string) => s.replace(/^\/+|\/+$/g, '');
+/** A Vault path in a URL: each segment escaped, so a name with spaces or `?` stays one path. */
+const urlPath = (s: string) => trimSlashes(s).split('/').map(encodeURIComponent).join('/');
 
 export function vaultClient(settings: VaultSettings, deps: VaultClientDeps): VaultClient {
   const base = (settings.url ?? '').replace(/\/+$/, '');
@@ -56,10 +58,16 @@ export function vaultClient(settings: VaultSettings, deps: VaultClientDeps): Vau
       });
     } catch (error) {
       if (error instanceof Error && error.name === 'TimeoutError') {
-        throw new SecretResolutionError(`Vault at ${base} did not answer within ${timeoutMs / 1000} s`);
+        throw new SecretResolutionError(
+          'SECRET_UNREACHABLE',
+          `Vault at ${base} did not answer within ${timeoutMs / 1000} s`,
+        );
       }
       const cause = isRecord(error) && 'cause' in error ? error.cause : error;
-      throw new SecretResolutionError(`cannot reach Vault at ${base}: ${errorCode(cause)}`);
+      throw new SecretResolutionError(
+        'SECRET_UNREACHABLE',
+        `cannot reach Vault at ${base}: ${errorCode(cause)}`,
+      );
     }
     const text = await response.text();
     let parsed: unknown;
@@ -74,10 +82,11 @@ export function vaultClient(settings: VaultSettings, deps: VaultClientDeps): Vau
   async function login(): Promise<string> {
     const mount = trimSlashes(settings.path);
     const jwt = await deps.serviceAccountToken();
-    const answer = await call('POST', `auth/${mount}/login`, {}, { role: settings.role, jwt });
+    const answer = await call('POST', `auth/${urlPath(mount)}/login`, {}, { role: settings.role, jwt });
     const auth = isRecord(answer.body) && isRecord(answer.body.auth) ? answer.body.auth : undefined;
     if (answer.status !== 200 || typeof auth?.client_token !== 'string') {
       throw new SecretResolutionError(
+        'SECRET_FORBIDDEN',
         `Vault refused the Kubernetes login as role '${settings.role}' at auth/${mount} (HTTP ${answer.status}: ${vaultErrors(answer.body)})`,
       );
     }
@@ -89,6 +98,7 @@ export function vaultClient(settings: VaultSettings, deps: VaultClientDeps): Vau
       const value = await deps.token();
       if (value === undefined || value === '') {
         throw new SecretResolutionError(
+          'SECRET_ENGINE_SETTINGS',
           'Vault authMethod TOKEN needs secrets.store.vault.token or the VAULT_TOKEN environment variable',
         );
       }
@@ -107,16 +117,18 @@ export function vaultClient(settings: VaultSettings, deps: VaultClientDeps): Vau
   return {
     async readKv2(mount, path) {
       const where = `${trimSlashes(mount)}/data/${trimSlashes(path)}`;
-      let answer = await call('GET', where, { 'X-Vault-Token': await token(false) });
+      const url = `${urlPath(mount)}/data/${urlPath(path)}`;
+      let answer = await call('GET', url, { 'X-Vault-Token': await token(false) });
       // A token from an earlier login may have expired: log in once more before giving up.
       if (answer.status === 403 && settings.authMethod === 'KUBERNETES') {
-        answer = await call('GET', where, { 'X-Vault-Token': await token(true) });
+        answer = await call('GET', url, { 'X-Vault-Token': await token(true) });
       }
       if (answer.status === 404) {
         const errors = vaultErrors(answer.body);
         // KV v2 answers a missing secret with an empty error list; anything else is a missing mount.
         if (errors !== 'no reason given') {
           throw new SecretResolutionError(
+            'SECRET_NOT_FOUND',
             `Vault has no KV engine mounted at '${trimSlashes(mount)}' (${errors})`,
           );
         }
@@ -128,17 +140,20 @@ export function vaultClient(settings: VaultSettings, deps: VaultClientDeps): Vau
             ? 'the token is invalid, expired, or has no policy that allows reading it'
             : `role '${settings.role}' has no policy that allows reading it`;
         throw new SecretResolutionError(
+          'SECRET_FORBIDDEN',
           `Vault denied reading ${where}: ${how} (${vaultErrors(answer.body)})`,
         );
       }
       if (answer.status !== 200) {
         throw new SecretResolutionError(
+          'SECRET_UNREACHABLE',
           `Vault answered HTTP ${answer.status} reading ${where}: ${vaultErrors(answer.body)}`,
         );
       }
       const outer = isRecord(answer.body) && isRecord(answer.body.data) ? answer.body.data : undefined;
       if (!isRecord(outer?.data)) {
         throw new SecretResolutionError(
+          'SECRET_NOT_FOUND',
           `Vault's answer for ${where} is not a KV version 2 secret; is '${trimSlashes(mount)}' a KV v2 engine?`,
         );
       }

@@ -18,18 +18,25 @@ export function vaultEngine(client: VaultClient | undefined): SecretEngine {
       ? { unavailable: 'the vault engine is off: set secrets.store.vault.enabled: true and its url' }
       : {}),
     async resolve(params) {
-      if (client === undefined) throw new SecretResolutionError('the vault engine is off');
+      if (client === undefined)
+        throw new SecretResolutionError('SECRET_ENGINE_SETTINGS', 'the vault engine is off');
       const mount = params.e ?? '';
       const path = params.p ?? '';
       const key = params.k ?? '';
       const read = await client.readKv2(mount, path);
       const where = `Vault secret ${mount}/${path}`;
       if (!read.found)
-        throw new SecretResolutionError(`${where} does not exist (or its latest version is deleted)`);
+        throw new SecretResolutionError(
+          'SECRET_NOT_FOUND',
+          `${where} does not exist (or its latest version is deleted)`,
+        );
       const value = read.data[key];
       if (value === undefined) {
         const keys = Object.keys(read.data).sort().join(', ') || 'none';
-        throw new SecretResolutionError(`${where} has no key '${key}' (its keys: ${keys})`);
+        throw new SecretResolutionError(
+          'SECRET_KEY_MISSING',
+          `${where} has no key '${key}' (its keys: ${keys})`,
+        );
       }
       // KV values may be any JSON; a setting needs text, so non-strings are passed as JSON.
       return typeof value === 'string' ? value : JSON.stringify(value);
