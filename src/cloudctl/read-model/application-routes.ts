@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/index.ts';
 import { defineRoute, HttpError, queryBoolean, type Route } from '../http/index.ts';
+import type { Role } from './object-mapping.ts';
 import {
   applicationSchema,
   applicationViewSchema,
@@ -35,15 +36,29 @@ const repeatedOptional = (description: string) =>
     .preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string()).optional())
     .describe(description);
 
-/** The application's objects in the accounts the user may read; 404 when there are none. */
+/** What every view of an application but its raw resources is made of. */
+const SERVING_ROLES: readonly Role[] = ['serverGroup', 'serverGroupManager', 'loadBalancer'];
+
+/**
+ * The application's objects of the roles (server groups, their managers and load balancers unless
+ * told) in the accounts the user may read; 404 when the user may read no object of it at all.
+ */
 export async function readableApplication(
   deps: ReadRouteDeps,
   user: Principal,
   application: string,
+  roles: readonly Role[] | 'every role' = SERVING_ROLES,
 ): Promise<ApplicationView> {
   const accounts = (await deps.guard.visible(user)).map((a) => a.name);
-  const found = await deps.model.application(application, accounts);
-  if (!found.objects.some((o) => o.application === application)) {
+  const found = await deps.model.application(
+    application,
+    accounts,
+    roles === 'every role' ? undefined : roles,
+  );
+  if (
+    !found.objects.some((o) => o.application === application) &&
+    !(await deps.model.hasApplication(application, accounts))
+  ) {
     throw new HttpError('NOT_FOUND', `no application named ${application}`);
   }
   return { application, ...found };
@@ -232,7 +247,7 @@ export function applicationRoutes(deps: ReadRouteDeps): Route[] {
       access: 'user',
       schema: { params: applicationPath, response: { 200: z.array(rawResourceSchema) } },
       handler: async ({ params, user }) => {
-        const view = await readableApplication(deps, user, params.application);
+        const view = await readableApplication(deps, user, params.application, 'every role');
         return view.objects
           .filter((o) => o.application === params.application)
           .sort(byName)

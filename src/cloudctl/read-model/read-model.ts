@@ -116,11 +116,20 @@ export class ReadModel {
     return rows.map((r) => r.application ?? '');
   }
 
-  async application(application: string, accounts: readonly string[]): Promise<ApplicationObjects> {
+  /**
+   * The application's objects of the roles (every role when not given) with what surrounds its
+   * server groups. Most of an application's objects are usually raw (ConfigMaps, Secrets): reads
+   * that show server groups and load balancers leave them in the database.
+   */
+  async application(
+    application: string,
+    accounts: readonly string[],
+    roles?: readonly Role[],
+  ): Promise<ApplicationObjects> {
     if (accounts.length === 0) return { objects: [], instances: [], loadBalancers: [] };
-    const own = (
-      await this.#select().where('application', '=', application).where('account', 'in', accounts).execute()
-    ).map(toIndexed);
+    let query = this.#select().where('application', '=', application).where('account', 'in', accounts);
+    if (roles !== undefined) query = query.where('role', 'in', roles);
+    const own = (await query.execute()).map(toIndexed);
     const managers = own.filter((o) => o.role === 'serverGroupManager');
     const seen = new Set(own.map(keyOf));
     const objects = [...own];
@@ -132,6 +141,19 @@ export class ReadModel {
     const instances = serverGroups.length === 0 ? [] : await this.#owned(serverGroups, 'instance');
     const loadBalancers = await this.#loadBalancersNear(serverGroups, objects);
     return { objects, instances, loadBalancers };
+  }
+
+  /** Whether any object of the accounts carries the application. */
+  async hasApplication(application: string, accounts: readonly string[]): Promise<boolean> {
+    if (accounts.length === 0) return false;
+    const row = await this.#db
+      .selectFrom('read_objects')
+      .select('name')
+      .where('application', '=', application)
+      .where('account', 'in', accounts)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Objects of the role whose controlling owner is one of `owners` (same account and namespace). */
