@@ -57,6 +57,11 @@ export interface ScopeWatcherOptions {
   forbiddenRecheckMs?: number;
   backoff: { initialDelayMs: number; multiplier: number; jitter: number; maxDelayMs: number };
   random?: () => number;
+  /**
+   * The server-side timeout of each watch, in seconds; by default 5–10 minutes from `random`, so
+   * thousands of watches do not expire together. Tests pass a short one to see a watch end normally.
+   */
+  watchTimeoutSeconds?: () => number;
 }
 
 class Gone extends Error {}
@@ -186,7 +191,7 @@ export class ScopeWatcher {
       {
         resourceVersion: this.#resourceVersion,
         allowWatchBookmarks: true,
-        timeoutSeconds: Math.floor(300 + random() * 300),
+        timeoutSeconds: this.#o.watchTimeoutSeconds?.() ?? Math.floor(300 + random() * 300),
         fieldSelector: this.#o.fieldSelector,
       },
       signal,
