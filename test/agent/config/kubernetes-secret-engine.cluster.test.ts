@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
 import { KubeHttp, resolveKubeConfig } from '../../../src/agent/kube/index.ts';
+import { freePort } from '../../cluster/free-port.ts';
 import {
   type ApiClient,
   createServiceAccountToken,
@@ -10,6 +11,7 @@ import {
   sharedClusterClient,
 } from '../../cluster/index.ts';
 import { kubeconfig } from '../../cluster/kubeconfig.ts';
+import { msUntil, startInProcessAgent } from '../in-process-agent.ts';
 import { tempDir, writeConfig } from './config-fixture.ts';
 
 // Two namespaces: the agent's own, and one its service account may not read Secrets in.
@@ -124,6 +126,31 @@ describe('the k8s secrets engine', () => {
       expect(answer.status).toBe(200);
     } finally {
       await loaded.dispose();
+    }
+  });
+
+  it('an agent whose account kubeconfig lives in a Secret brings the account up', async () => {
+    // The account starts whether or not the control plane is there; none is needed to see it work.
+    const agent = await startInProcessAgent(
+      [
+        'logging:\n  format: json\n  level: error',
+        `server:\n  host: 127.0.0.1\n  port: ${await freePort()}`,
+        `cloudctl:\n  grpc: 127.0.0.1:${await freePort()}\n  insecure: true\n  auth:\n    token: not-used`,
+        'orchestrator:\n  accounts:\n    - name: from-secret',
+        `      orchConfigFile: encryptedFile:k8s!n:agent-secrets!k:kubeconfig!ns:${NS}`,
+        `      namespaces: [${NS}]\n      kinds: [configMap]`,
+      ].join('\n'),
+      { env: { KUBECONFIG: sharedCluster().kubeconfigPath } },
+    );
+    try {
+      await msUntil(
+        () => agent.runtime.accounts.status('from-secret')?.state === 'ACTIVE',
+        30_000,
+        'account from-secret ACTIVE',
+      );
+      expect(agent.runtime.accounts.status('from-secret')).toMatchObject({ state: 'ACTIVE' });
+    } finally {
+      await agent.stop();
     }
   });
 
