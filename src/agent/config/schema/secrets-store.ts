@@ -14,7 +14,7 @@ const vaultSchema = () =>
       }),
       url: setting(z.url({ protocol: /^https?$/, error: 'expected an http or https URL' }).optional(), {
         description:
-          'address of the Vault server, e.g. `https://vault.example.com:8200`; needed when enabled',
+          'address of the Vault server, e.g. `https://vault.example.com:8200`; needed when enabled. HTTPS is verified against the system CAs (add one with `NODE_EXTRA_CA_CERTS`)',
         type: 'http(s) URL',
       }),
       authMethod: setting(caseInsensitiveEnum(['TOKEN', 'KUBERNETES']).default('TOKEN'), {

@@ -47,9 +47,13 @@ function connect(options: KubernetesSecretAccessOptions): Client {
     });
   } catch (error) {
     if (!(error instanceof KubeConfigError)) throw error;
+    // The account-oriented message would point at orchConfigFile; say what this engine looked for.
+    const looked = inCluster
+      ? "the pod's service account"
+      : 'a kubeconfig (KUBECONFIG, then ~/.kube/config), the agent not being in a pod (KUBERNETES_SERVICE_HOST unset)';
     throw new SecretResolutionError(
       'SECRET_ENGINE_SETTINGS',
-      `cannot read Kubernetes Secrets: ${error.message}`,
+      `cannot read Kubernetes Secrets: no credentials from ${looked}: ${error.message}`,
     );
   }
   const http = new KubeHttp(resolved.kubeConfig, resolved.server);

@@ -26,7 +26,7 @@ afterAll(async () => {
   await new Promise((resolve) => silent.close(resolve));
 });
 
-describe('secret engines facing servers that never answer, or configs client-node refuses', () => {
+describe('secret engines at their edges: servers that never answer, missing or refused credentials', () => {
   it('vault gives up after its timeout', async () => {
     const client = vaultClient(
       { enabled: true, url, authMethod: 'TOKEN', path: 'kubernetes' },
@@ -54,6 +54,13 @@ describe('secret engines facing servers that never answer, or configs client-nod
     const engine = kubernetesSecretEngine(kubernetesSecretAccess({ env: { KUBECONFIG: kubeconfig } }));
     await expect(engine.resolve({ n: 'agent', k: 'token', ns: 'ns' })).rejects.toThrow(
       /^cannot read Kubernetes Secret ns\/agent: HTTP protocol is not allowed/,
+    );
+  });
+
+  it('k8s says where it looked when there are no credentials at all', async () => {
+    const engine = kubernetesSecretEngine(kubernetesSecretAccess({ env: { HOME: tempDir() } }));
+    await expect(engine.resolve({ n: 'agent', k: 'token', ns: 'ns' })).rejects.toThrow(
+      /^cannot read Kubernetes Secrets: no credentials from a kubeconfig \(KUBECONFIG, then ~\/\.kube\/config\), the agent not being in a pod \(KUBERNETES_SERVICE_HOST unset\): /,
     );
   });
 
