@@ -52,13 +52,18 @@ export function builtinEngines(options: BuiltinEngineOptions): SecretEngine[] {
     kubernetesSecretEngine(k8sAccess),
   ];
   const vault = store.vault;
+  // Resolved once: a token kept in a Secret is not fetched again for every reference.
+  let token: Promise<string | undefined> | undefined;
   const client = vault.enabled
     ? vaultClient(vault, {
         fetch: options.fetch ?? globalThis.fetch,
-        token: async () =>
-          vault.token === undefined
-            ? env.VAULT_TOKEN
-            : settingValue(vault.token, basic, 'secrets.store.vault.token'),
+        token: () => {
+          token ??=
+            vault.token === undefined
+              ? Promise.resolve(env.VAULT_TOKEN)
+              : settingValue(vault.token, basic, 'secrets.store.vault.token');
+          return token;
+        },
         serviceAccountToken: async () => {
           const file = `${root}${SERVICE_ACCOUNT_TOKEN}`;
           try {
