@@ -13,8 +13,13 @@ export interface OpenBao {
   /** `http://127.0.0.1:<port>` */
   readonly url: string;
   readonly rootToken: string;
-  /** Calls the HTTP API as root; throws on an answer other than 2xx. */
-  api(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
+  /** Calls the HTTP API as root, in an OpenBao namespace if given; throws on an answer other than 2xx. */
+  api(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    body?: unknown,
+    namespace?: string,
+  ): Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -46,10 +51,14 @@ export async function startOpenBao(dir: string): Promise<OpenBao> {
   return {
     url,
     rootToken,
-    async api(method, path, body) {
+    async api(method, path, body, namespace) {
       const response = await fetch(`${url}/v1/${path}`, {
         method,
-        headers: { 'X-Vault-Token': rootToken, 'content-type': 'application/json' },
+        headers: {
+          'X-Vault-Token': rootToken,
+          'content-type': 'application/json',
+          ...(namespace === undefined ? {} : { 'X-Vault-Namespace': namespace }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await response.text();

@@ -129,6 +129,25 @@ describe('the vault engine', () => {
     expect(loaded.config.cloudctl.auth.token).toBe('team-a-password');
   });
 
+  it('reads from an OpenBao namespace named by the namespace setting', async () => {
+    const namespace = `team-${suffix}`;
+    await bao.api('POST', `sys/namespaces/${namespace}`, {});
+    await bao.api('POST', 'sys/mounts/kv', { type: 'kv', options: { version: '2' } }, namespace);
+    await bao.api('POST', 'kv/data/agent', { data: { token: 'namespaced-value' } }, namespace);
+    const file = writeConfig(
+      [
+        vaultSettings([`      namespace: ${namespace}`]),
+        'cloudctl:',
+        '  auth:',
+        '    token: encrypted:vault!e:kv!p:agent!k:token',
+        '',
+      ].join('\n'),
+    );
+    const loaded = await loadConfig(file, { fetchSecrets: true, env: { VAULT_TOKEN: bao.rootToken } });
+    if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join('\n'));
+    expect(loaded.config.cloudctl.auth.token).toBe('namespaced-value');
+  });
+
   it('takes the token setting, itself a reference to another engine', async () => {
     const file = writeConfig(
       [
