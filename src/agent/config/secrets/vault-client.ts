@@ -105,10 +105,11 @@ export function vaultClient(settings: VaultSettings, deps: VaultClientDeps): Vau
       return value;
     }
     if (fresh || loggedIn === undefined) {
-      loggedIn = login();
-      // A failed login is not kept: the next reference tries again.
-      loggedIn.catch(() => {
-        loggedIn = undefined;
+      const attempt = login();
+      loggedIn = attempt;
+      // A failed login is not kept (unless a newer one replaced it): the next reference tries again.
+      attempt.catch(() => {
+        if (loggedIn === attempt) loggedIn = undefined;
       });
     }
     return loggedIn;
