@@ -182,6 +182,36 @@ describe('the vault engine', () => {
     expect(loaded.config.cloudctl.auth.token).toBe(TOKEN);
   });
 
+  it('logs in again when the token of its Kubernetes login has expired (engines outlive the load for dynamic accounts)', async () => {
+    await bao.api('POST', 'auth/test-cluster/role/short-lived', {
+      bound_service_account_names: ['agent'],
+      bound_service_account_namespaces: [NS],
+      token_policies: ['read-agent'],
+      token_ttl: 1,
+      token_max_ttl: 1,
+    });
+    const file = writeConfig(
+      vaultSettings([
+        '      authMethod: KUBERNETES',
+        '      role: short-lived',
+        '      path: test-cluster',
+        '',
+      ]),
+    );
+    const loaded = await loadConfig(file, {
+      fetchSecrets: true,
+      env: {},
+      serviceAccountRoot: await serviceAccountRoot('agent'),
+    });
+    if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join('\n'));
+    const vault = loaded.secretEngines.find((engine) => engine.name === 'vault');
+    const reference = { e: 'secret', p: 'agent', k: 'token' };
+    expect(await vault?.resolve(reference)).toBe(TOKEN);
+    // Well past the 1 s TTL: the first login's token is refused from here on.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await vault?.resolve(reference)).toBe(TOKEN);
+  });
+
   it('refuses a service account the role is not bound to, naming role and mount', async () => {
     const file = writeConfig(
       [
