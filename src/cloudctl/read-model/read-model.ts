@@ -32,6 +32,8 @@ export interface ApplicationObjects {
   instances: IndexedObject[];
   /** Load balancers in the server groups' namespaces, of any application (they select by label). */
   loadBalancers: IndexedObject[];
+  /** NetworkPolicies in the server groups' namespaces, of any application (they select pods by label). */
+  securityGroups: IndexedObject[];
 }
 
 export interface ApplicationCluster {
@@ -126,21 +128,53 @@ export class ReadModel {
     accounts: readonly string[],
     roles?: readonly Role[],
   ): Promise<ApplicationObjects> {
-    if (accounts.length === 0) return { objects: [], instances: [], loadBalancers: [] };
-    let query = this.#select().where('application', '=', application).where('account', 'in', accounts);
-    if (roles !== undefined) query = query.where('role', 'in', roles);
-    const own = (await query.execute()).map(toIndexed);
-    const managers = own.filter((o) => o.role === 'serverGroupManager');
-    const seen = new Set(own.map(keyOf));
-    const objects = [...own];
-    if (managers.length > 0) {
-      const owned = await this.#owned(managers, 'serverGroup');
-      for (const o of owned) if (!seen.has(keyOf(o))) objects.push(o);
+    const found: ApplicationObjects = { objects: [], instances: [], loadBalancers: [], securityGroups: [] };
+    if (accounts.length === 0) return found;
+    const ofRoles = roles === undefined ? sql`` : sql`and role in (${sql.join(roles)})`;
+    // One statement, one round trip: the rows a view of the application is made of, each marked
+    // with why it is there. Owners join on the index's columns, as #owned does; selectors (load
+    // balancers, NetworkPolicies) are matched by the views, over those of the server groups' namespaces.
+    const { rows } = await sql<Selectable<ReadObjectsTable> & { part: string }>`
+      with own as (
+        select * from read_objects
+        where application = ${application} and account in (${sql.join(accounts)}) ${ofRoles}
+      ), managed as (
+        select g.* from read_objects g join own m
+          on g.account = m.account and g.namespace = m.namespace
+          and g.owner_kind = m.spinnaker_kind and g.owner_name = m.name
+        where m.role = 'serverGroupManager' and g.role = 'serverGroup'
+      ), server_groups as (
+        select account, namespace, spinnaker_kind, name from own where role = 'serverGroup'
+        union
+        select account, namespace, spinnaker_kind, name from managed
+      )
+      select 'own' as part, * from own
+      union all
+      select 'managed', * from managed
+      union all
+      select 'instance', p.* from read_objects p join server_groups g
+        on p.account = g.account and p.namespace = g.namespace
+        and p.owner_kind = g.spinnaker_kind and p.owner_name = g.name
+      where p.role = 'instance'
+      union all
+      select 'near', * from read_objects
+      where role in ('loadBalancer', 'securityGroup')
+        and (account, namespace) in (select account, namespace from server_groups)`.execute(this.#db);
+    const seen = new Set<string>();
+    const loadBalancers = new Map<string, IndexedObject>();
+    for (const row of rows) {
+      const o = toIndexed(row);
+      if (row.part === 'instance') found.instances.push(o);
+      else if (row.part === 'near' && o.role === 'securityGroup') found.securityGroups.push(o);
+      else if (row.part === 'near') loadBalancers.set(keyOf(o), o);
+      else if (!seen.has(keyOf(o))) {
+        seen.add(keyOf(o));
+        found.objects.push(o);
+        if (o.role === 'loadBalancer') loadBalancers.set(keyOf(o), o);
+      }
     }
-    const serverGroups = objects.filter((o) => o.role === 'serverGroup');
-    const instances = serverGroups.length === 0 ? [] : await this.#owned(serverGroups, 'instance');
-    const loadBalancers = await this.#loadBalancersNear(serverGroups, objects);
-    return { objects, instances, loadBalancers };
+    found.loadBalancers = [...loadBalancers.values()];
+    return found;
   }
 
   /** Whether any object of the accounts carries the application. */
@@ -169,26 +203,6 @@ export class ReadModel {
     return rows.map(toIndexed).filter((o) => wanted.has(ownerKeyOf(o)));
   }
 
-  async #loadBalancersNear(
-    serverGroups: readonly IndexedObject[],
-    objects: readonly IndexedObject[],
-  ): Promise<IndexedObject[]> {
-    const byKey = new Map<string, IndexedObject>();
-    for (const o of objects) if (o.role === 'loadBalancer') byKey.set(keyOf(o), o);
-    const places = new Set(serverGroups.map((o) => `${o.account}\0${o.namespace}`));
-    if (places.size > 0) {
-      const rows = await this.#select()
-        .where('role', '=', 'loadBalancer')
-        .where('account', 'in', [...new Set(serverGroups.map((o) => o.account))])
-        .where('namespace', 'in', [...new Set(serverGroups.map((o) => o.namespace))])
-        .execute();
-      for (const o of rows.map(toIndexed)) {
-        if (places.has(`${o.account}\0${o.namespace}`)) byKey.set(keyOf(o), o);
-      }
-    }
-    return [...byKey.values()];
-  }
-
   /** One object by account, namespace and Spinnaker kind and name. */
   async find(
     account: string,
@@ -208,14 +222,6 @@ export class ReadModel {
   /** Objects of the role the owner controls (a Job's pods). */
   async ownedBy(owner: IndexedObject, role: Role): Promise<IndexedObject[]> {
     return this.#owned([owner], role);
-  }
-
-  /** The server group's pods and the load balancers of its namespace. */
-  async surroundings(serverGroup: IndexedObject): Promise<Omit<ApplicationObjects, 'objects'>> {
-    return {
-      instances: await this.#owned([serverGroup], 'instance'),
-      loadBalancers: await this.#loadBalancersNear([serverGroup], []),
-    };
   }
 
   /** Every object of the role in the accounts, optionally of one namespace. */
@@ -251,11 +257,14 @@ export class ReadModel {
           eb('application', 'ilike', pattern),
         ]),
       );
-    const counted = await matching.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-    const total = Number(counted.n);
-    if (limit <= 0 || offset >= total) return { total, objects: [] };
+    const count = async () =>
+      Number((await matching.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    if (limit <= 0) return { total: await count(), objects: [] };
+    // The page and the number of matches in one statement; past the last match it has no row to
+    // carry the number, so only then is counting a second statement.
     const rows = await matching
       .selectAll()
+      .select(sql<string>`count(*) over ()`.as('total'))
       .orderBy('account')
       .orderBy('namespace')
       .orderBy('spinnaker_kind')
@@ -263,6 +272,8 @@ export class ReadModel {
       .offset(offset)
       .limit(limit)
       .execute();
+    const first = rows[0];
+    const total = first !== undefined ? Number(first.total) : offset === 0 ? 0 : await count();
     return { total, objects: rows.map(toIndexed) };
   }
 }

@@ -125,7 +125,30 @@ export interface ServerGroupContext {
   application: string;
   instances: readonly IndexedObject[];
   loadBalancers: readonly IndexedObject[];
+  /** NetworkPolicies near the server groups; those whose podSelector selects its pods are its own. */
+  securityGroups: readonly IndexedObject[];
   expand: boolean;
+}
+
+/**
+ * The NetworkPolicies that apply to the server group's pods: same account and namespace, and a
+ * podSelector that selects its pod template's labels (an empty one selects every pod, as in
+ * Kubernetes; unlike a Service's, which selects none).
+ */
+export function securityGroupsOf(
+  serverGroup: IndexedObject,
+  securityGroups: readonly IndexedObject[],
+): IndexedObject[] {
+  const podLabels = serverGroup.summary.templateLabels ?? {};
+  return securityGroups
+    .filter(
+      (policy) =>
+        policy.account === serverGroup.account &&
+        policy.namespace === serverGroup.namespace &&
+        policy.selector !== null &&
+        selects(policy.selector, podLabels),
+    )
+    .sort(byName);
 }
 
 export function serverGroupOf(sg: IndexedObject, context: ServerGroupContext): ServerGroup {
@@ -167,7 +190,7 @@ export function serverGroupOf(sg: IndexedObject, context: ServerGroupContext): S
     instanceCounts: counts,
     instances: context.expand ? instances : [],
     loadBalancers: lbs.map(fullName),
-    securityGroups: [],
+    securityGroups: securityGroupsOf(sg, context.securityGroups).map(fullName),
     serverGroupManagers:
       sg.ownerKind === 'deployment' && sg.ownerName !== null
         ? [{ account: sg.account, location: sg.namespace, name: sg.ownerName }]
@@ -238,6 +261,7 @@ export interface ApplicationView {
   objects: readonly IndexedObject[];
   instances: readonly IndexedObject[];
   loadBalancers: readonly IndexedObject[];
+  securityGroups: readonly IndexedObject[];
 }
 
 export function serverGroupsIn(view: ApplicationView, account: string, cluster: string): IndexedObject[] {

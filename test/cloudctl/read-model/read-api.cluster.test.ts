@@ -145,6 +145,12 @@ beforeAll(async () => {
     metadata: { name: 'deny-all', annotations: SHOP },
     spec: { podSelector: {}, policyTypes: ['Ingress'] },
   });
+  await create(`/apis/networking.k8s.io/v1/namespaces/${NS}/networkpolicies`, {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name: 'web-only', annotations: SHOP },
+    spec: { podSelector: { matchLabels: { app: 'web' } }, policyTypes: ['Ingress'] },
+  });
   await create(`/api/v1/namespaces/${NS}/configmaps`, {
     apiVersion: 'v1',
     kind: 'ConfigMap',
@@ -311,8 +317,17 @@ describe('the read model over a real agent and cluster', () => {
     const service = lbs.body.find((lb: { name: string }) => lb.name === 'service web');
     expect(service.serverGroups.map((sg: { instances: unknown[] }) => sg.instances.length)).toEqual([2]);
     expect((await dev.get(`/securityGroups/${ACCOUNT}/orchestrator`)).body).toEqual({
-      [NS]: [{ id: 'networkPolicy deny-all', name: 'networkPolicy deny-all', moniker: expect.any(Object) }],
+      [NS]: [
+        { id: 'networkPolicy deny-all', name: 'networkPolicy deny-all', moniker: expect.any(Object) },
+        { id: 'networkPolicy web-only', name: 'networkPolicy web-only', moniker: expect.any(Object) },
+      ],
     });
+    // A NetworkPolicy applies to the pods its podSelector selects; an empty one to every pod.
+    const groups = await dev.get('/applications/shop/serverGroups');
+    const policiesOf = (prefix: string) =>
+      groups.body.find((sg: { name: string }) => sg.name.startsWith(prefix))?.securityGroups;
+    expect(policiesOf('replicaSet web-')).toEqual(['networkPolicy deny-all', 'networkPolicy web-only']);
+    expect(policiesOf('statefulSet db')).toEqual(['networkPolicy deny-all']);
     const found = await dev.get('/search?q=web&type=serverGroups&type=loadBalancers');
     expect(found.body[0].results.map((r: { name: string }) => r.name)).toEqual([
       'ingress web',

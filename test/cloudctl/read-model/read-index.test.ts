@@ -102,6 +102,45 @@ describe('the read index', () => {
     expect(sg.instances.map((i) => i.name)).toEqual(['pod web-1-a', 'pod web-1-b', 'pod web-1-c']);
   });
 
+  it('gives a server group the NetworkPolicies whose podSelector selects its pods', async () => {
+    const policy = (name: string, podSelector: object) =>
+      upsert('networking.k8s.io', 'NetworkPolicy', name, { spec: { podSelector } });
+    await store.cache.apply(
+      [
+        deployment,
+        replicaSet(1),
+        policy('web', { matchLabels: { app: 'web' } }),
+        policy('api', { matchLabels: { app: 'api' } }),
+        policy('everything', {}),
+        policy('web-or-api', { matchExpressions: [{ key: 'app', operator: 'In', values: ['web', 'api'] }] }),
+        policy('not-web', { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['web'] }] }),
+      ],
+      NOW,
+    );
+    expect((await webServerGroup()).securityGroups).toEqual([
+      'networkPolicy everything',
+      'networkPolicy web',
+      'networkPolicy web-or-api',
+    ]);
+    await store.cache.apply(
+      [
+        {
+          type: 'delete',
+          account: ACCOUNT,
+          group: 'networking.k8s.io',
+          kind: 'NetworkPolicy',
+          namespace: NS,
+          name: 'web',
+        },
+      ],
+      NOW,
+    );
+    expect((await webServerGroup()).securityGroups).toEqual([
+      'networkPolicy everything',
+      'networkPolicy web-or-api',
+    ]);
+  });
+
   it('follows updates and deletes: a scale, a pod gone, the Service gone', async () => {
     await store.cache.apply(
       [deployment, replicaSet(2), pod('web-1-a', 'Running', true), pod('web-1-b', 'Running', true), service],
