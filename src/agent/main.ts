@@ -26,7 +26,7 @@ import {
 } from './observability/index.ts';
 import { HANDLERS, OperationExecutor, OperationJournal } from './operations/index.ts';
 import { GrpcCacheSink } from './watch/grpc-cache-sink.ts';
-import { WatchManager, WatchRegistry } from './watch/index.ts';
+import { ConnectionBoundWatches, WatchManager, WatchRegistry } from './watch/index.ts';
 import { PodMetricsPoller } from './watch/pod-metrics-poller.ts';
 
 /** Kubernetes gives a pod 30 s after SIGTERM by default; 5 s are left for reporting and flushing. */
@@ -36,8 +36,6 @@ export const SHUTDOWN_DEADLINE_MS = 25_000;
 export const DEFAULT_OPERATION_DEADLINE_MS = 5 * 60_000;
 /** How long the first reachability check of an account may take. */
 const ACCOUNT_CHECK_TIMEOUT_MS = 15_000;
-/** How long watches wait for the control plane at start, to resume instead of listing. */
-const FIRST_CONNECT_WAIT_MS = 15_000;
 /** How long, at shutdown, results still queued get to reach the control plane. */
 const RESULT_FLUSH_MS = 3_000;
 
@@ -188,13 +186,13 @@ export async function runAgent(
     podMetrics.delete(name);
     await watch.stopAccount(name);
   };
-  const lifecycle = new AccountLifecycle({
+  const lifecycle: AccountLifecycle = new AccountLifecycle({
     variant: config.variant,
     registry: accounts,
     clusters,
     dynamic,
     secretEngines: loaded.secretEngines,
-    watching: { start: startWatching, stop: stopWatching },
+    watching: { start: (name) => bound.start(name), stop: (name) => bound.stop(name) },
     reporter: {
       status: (name, state, message) => connection.reportAccountStatus(name, state, message),
       refuse: (name, message) => connection.refuseAccount(name, message),
@@ -202,6 +200,20 @@ export async function runAgent(
     },
     log,
     checkTimeoutMs: ACCOUNT_CHECK_TIMEOUT_MS,
+  });
+
+  const bound: ConnectionBoundWatches = new ConnectionBoundWatches({
+    accounts: () =>
+      accounts
+        .statuses()
+        .filter((a) => a.state === 'ACTIVE' && lifecycle.watchFilter(a.name) !== undefined)
+        .map((a) => a.name),
+    startGroups: (names) => watch.start(names),
+    start: startWatching,
+    stop: stopWatching,
+    watched: () => watch.watchedAccounts(),
+    dropBuffered: () => watch.buffer.clear(),
+    log: log.child({ component: 'watch' }),
   });
 
   const runtime: AgentRuntime = {
@@ -289,32 +301,12 @@ export async function runAgent(
     throw error;
   }
 
+  connection.onStateChange((state, previous) => bound.connectionChanged(state, previous));
   await connection.start();
-  // Watches ask the control plane where to resume: let the first connection attempt finish (it ends
-  // connected, or in backoff when the control plane is away; then watches list instead).
-  await new Promise<void>((resolve) => {
-    const settled = (state: string) => state === 'connected' || state === 'backoff' || state === 'stopped';
-    if (settled(connection.state)) return resolve();
-    const timer = setTimeout(finish, FIRST_CONNECT_WAIT_MS);
-    const unsubscribe = connection.onStateChange((state) => {
-      if (settled(state)) finish();
-    });
-    function finish() {
-      clearTimeout(timer);
-      unsubscribe();
-      resolve();
-    }
-  });
-  const active = await Promise.all(
-    config.orchestrator.accounts.map(async (account) =>
-      (await lifecycle.activate(account)) ? [account.name] : [],
-    ),
-  );
-  // Started in the background: accounts start in groups (cacheGroupSize), and readiness waits for them.
-  void watch
-    .start(active.flat())
-    .then(() => Promise.all(active.flat().map((name) => startWatching(name))))
-    .catch((error: unknown) => log.error({ err: error }, 'starting watches failed'));
+  await Promise.all(config.orchestrator.accounts.map((account) => lifecycle.activate(account)));
+  // In the background: accounts start in groups (cacheGroupSize) once a session is registered, and
+  // readiness waits for them.
+  void bound.open();
 
   log.info(
     {

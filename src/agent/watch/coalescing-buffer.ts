@@ -82,4 +82,13 @@ export class CoalescingBuffer {
     for (const wake of this.#spaceWaiters.splice(0)) wake();
     return out;
   }
+
+  /** Drops everything buffered (none of it acknowledged); returns how many items that was. */
+  clear(): number {
+    const dropped = this.#size;
+    this.#segments.length = 0;
+    this.#size = 0;
+    for (const wake of this.#spaceWaiters.splice(0)) wake();
+    return dropped;
+  }
 }

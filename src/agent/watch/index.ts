@@ -2,6 +2,7 @@
 // loop per scope, a bounded coalescing buffer, the task budget, and the registry of running watches.
 export type { CacheItem, CacheSink, ResumePoint, WatchScope } from './cache-item.ts';
 export { scopeKey } from './cache-item.ts';
+export { ConnectionBoundWatches } from './connection-bound-watches.ts';
 export { isPlatformManaged } from './platform-managed.ts';
 export { TaskBudget } from './task-budget.ts';
 export { BATCH_SIZE, BUFFER_CAPACITY, type WatchFilter, WatchManager } from './watch-manager.ts';

@@ -139,6 +139,11 @@ export class WatchManager {
     await watcher.start();
   }
 
+  /** Accounts whose watches run (or are starting). */
+  watchedAccounts(): string[] {
+    return [...new Set([...this.#accounts.keys(), ...this.#starting.keys()])];
+  }
+
   async stopAccount(name: string): Promise<void> {
     await this.#starting.get(name)?.catch(() => undefined);
     const watcher = this.#accounts.get(name);
