@@ -72,6 +72,7 @@ function enginesFor(
     store: (store.success ? store.data : secretsSchema().parse(undefined)).store,
     configDir: dirname(file),
     env,
+    noProxy: isRecord(raw.orchestrator) && raw.orchestrator.noProxy === true,
     ...(serviceAccountRoot === undefined ? {} : { serviceAccountRoot }),
   });
 }

@@ -154,6 +154,29 @@ describe('the k8s secrets engine', () => {
     }
   });
 
+  it('goes through HTTPS_PROXY like accounts do, and around it with orchestrator.noProxy', async () => {
+    const env = {
+      KUBECONFIG: sharedCluster().kubeconfigPath,
+      HTTPS_PROXY: `http://127.0.0.1:${await freePort()}`,
+    };
+    const reference = `encrypted:k8s!n:agent-secrets!k:token!ns:${NS}`;
+    const proxied = writeConfig(`cloudctl:\n  auth:\n    token: ${reference}\n`);
+    const refused = await loadConfig(proxied, { fetchSecrets: true, env });
+    expect(refused.issues.map(formatIssue)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^${proxied}:3:12: error: cloudctl\\.auth\\.token: cannot read Kubernetes Secret ${NS}/agent-secrets: `,
+        ),
+      ),
+    ]);
+    const direct = writeConfig(
+      `orchestrator:\n  noProxy: true\ncloudctl:\n  auth:\n    token: ${reference}\n`,
+    );
+    const loaded = await loadConfig(direct, { fetchSecrets: true, env });
+    if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join('\n'));
+    expect(loaded.config.cloudctl.auth.token).toBe(TOKEN);
+  });
+
   it("without ns: reads the current context's namespace when run with a kubeconfig", async () => {
     const shared = sharedCluster();
     const config = JSON.parse(

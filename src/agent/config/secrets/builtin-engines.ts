@@ -23,6 +23,8 @@ export interface BuiltinEngineOptions {
   env: NodeJS.ProcessEnv;
   /** Prefix of the pod's service account files; '' or undefined is the real `/var/run/secrets/...`. */
   serviceAccountRoot?: string;
+  /** `orchestrator.noProxy`, which the `k8s` engine honours as accounts do. */
+  noProxy?: boolean;
   fetch?: typeof globalThis.fetch;
 }
 
@@ -45,7 +47,11 @@ async function settingValue(value: string, engines: SecretEngine[], key: string)
 export function builtinEngines(options: BuiltinEngineOptions): SecretEngine[] {
   const { store, env } = options;
   const root = options.serviceAccountRoot ?? '';
-  const k8sAccess = kubernetesSecretAccess({ env, serviceAccountRoot: root });
+  const k8sAccess = kubernetesSecretAccess({
+    env,
+    serviceAccountRoot: root,
+    noProxy: options.noProxy ?? false,
+  });
   const basic = [
     fileEngine(resolve(options.configDir, store.file.baseDir ?? '.')),
     envEngine(env, store.env.prefix),

@@ -26,6 +26,8 @@ export interface KubernetesSecretAccessOptions {
   serviceAccountRoot?: string;
   /** Default SECRET_READ_TIMEOUT_MS. */
   timeoutMs?: number;
+  /** `orchestrator.noProxy`: the API server is reached without the proxy environment variables. */
+  noProxy?: boolean;
 }
 
 interface Client {
@@ -42,7 +44,7 @@ function connect(options: KubernetesSecretAccessOptions): Client {
   try {
     resolved = resolveKubeConfig(parsed.account, {
       env: options.env,
-      noProxy: false,
+      noProxy: options.noProxy ?? false,
       ...(options.serviceAccountRoot === undefined ? {} : { serviceAccountRoot: options.serviceAccountRoot }),
     });
   } catch (error) {
