@@ -1,0 +1,160 @@
+// Loads a deployment file the way the agent loads its config: YAML with positions → schema →
+// cross-references and webhook templates → manifests read. Every problem of the file (and of the
+// manifest files it names) comes back in one run, located at file:line:column and key path; unknown
+// keys are refused with the nearest known key.
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { z } from 'zod';
+import { type ConfigIssue, describeFound, describeZodIssue, makeIssue } from '../../../lib/config-issue.ts';
+import { nearest } from '../../../lib/did-you-mean.ts';
+import { errorCode, isRecord } from '../../../lib/is-record.ts';
+import { didYouMean } from '../../../lib/key-suggestion.ts';
+import {
+  formatKeyPath,
+  type KeyPath,
+  parseYamlSource,
+  type SourcePosition,
+  type YamlSource,
+  YamlSyntaxError,
+} from '../../../lib/yaml-source.ts';
+import { acceptedKeys } from './accepted-keys.ts';
+import { crossReferences } from './cross-references.ts';
+import { type DeploymentFile, deploymentFileSchema } from './deployment-file-schema.ts';
+import type { Finding } from './finding.ts';
+import { type ManifestEntry, manifestEntrySchema } from './manifest-entry.ts';
+import { type ResolvedManifest, readManifests } from './manifest-sources.ts';
+import { webhookTemplateChecks } from './webhook-template-check.ts';
+
+export interface LoadedDeployment {
+  ok: true;
+  file: string;
+  deployment: DeploymentFile;
+  /** The objects of `manifests[]`, read and split, in file order. */
+  manifests: ResolvedManifest[];
+  /** Where a key path sits in the file, for problems found later (by a run, say). */
+  locate(path: KeyPath): SourcePosition;
+}
+
+export interface FailedDeployment {
+  ok: false;
+  file: string;
+  /** Every problem, all errors: the deployment file's in line order, then the manifest files'. */
+  issues: ConfigIssue[];
+}
+
+export interface ParseDeploymentOptions {
+  /** How messages name the file (its path, or `request body`). */
+  file: string;
+  /** Directory that relative manifest paths start from; undefined: manifests must be inline. */
+  baseDir: string | undefined;
+}
+
+function schemaFindings(issue: z.core.$ZodIssue, all: ReadonlyArray<z.core.$ZodIssue>): Finding[] {
+  const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const keys = acceptedKeys(deploymentFileSchema, path);
+      return issue.keys.map((key) => ({
+        path: [...path, key],
+        at: 'key',
+        message: `unknown key '${key}'${didYouMean(nearest(key, keys))}`,
+      }));
+    }
+    case 'invalid_key':
+      return [{ path, at: 'key', message: issue.issues[0]?.message ?? issue.message }];
+    case 'custom': {
+      // "a step needs one of …, found none" is noise beside the unknown key that was meant.
+      const unknownKeyHere = all.some(
+        (other) =>
+          other.code === 'unrecognized_keys' &&
+          formatKeyPath(other.path.filter((p) => typeof p !== 'symbol')) === formatKeyPath(path),
+      );
+      if (issue.params?.oneOfKeys === 0 && unknownKeyHere) return [];
+      return [{ path, at: 'value', message: describeZodIssue(issue) }];
+    }
+    default:
+      return [{ path, at: 'value', message: describeZodIssue(issue) }];
+  }
+}
+
+/** The entries of `manifests[]` that are well formed, so their files are read even when others are not. */
+function readableEntries(raw: Record<string, unknown>): Array<[number, ManifestEntry]> {
+  if (!Array.isArray(raw.manifests)) return [];
+  return raw.manifests.flatMap((entry, index): Array<[number, ManifestEntry]> => {
+    const parsed = manifestEntrySchema.safeParse(entry);
+    return parsed.success ? [[index, parsed.data]] : [];
+  });
+}
+
+export async function parseDeploymentFile(
+  text: string,
+  options: ParseDeploymentOptions,
+): Promise<LoadedDeployment | FailedDeployment> {
+  const { file } = options;
+  const fail = (issues: ConfigIssue[]): FailedDeployment => ({ ok: false, file, issues });
+  let source: YamlSource;
+  try {
+    source = parseYamlSource(text);
+  } catch (error) {
+    if (!(error instanceof YamlSyntaxError)) throw error;
+    return fail([makeIssue('error', file, error.position, [], `invalid YAML: ${error.reason}`)]);
+  }
+  const raw = source.value;
+  if (!isRecord(raw))
+    return fail([
+      makeIssue(
+        'error',
+        file,
+        source.valueAt([]),
+        [],
+        `expected a deployment file (a map), found ${describeFound(raw)}`,
+      ),
+    ]);
+  const keyAt = (path: KeyPath) => source.keyAt(path) ?? source.valueAt(path);
+
+  const parsed = deploymentFileSchema.safeParse(raw, { reportInput: true });
+  const findings = [
+    ...(parsed.success ? [] : parsed.error.issues.flatMap((i) => schemaFindings(i, parsed.error.issues))),
+    ...crossReferences(raw),
+    ...webhookTemplateChecks(raw),
+  ];
+  const issues = findings.map((f) =>
+    makeIssue('error', file, f.at === 'key' ? keyAt(f.path) : source.valueAt(f.path), f.path, f.message),
+  );
+
+  const read = await readManifests(readableEntries(raw), {
+    file,
+    baseDir: options.baseDir,
+    targetNames: isRecord(raw.targets) ? Object.keys(raw.targets) : [],
+    locate: (path) => source.valueAt(path),
+  });
+  issues.push(...read.issues);
+
+  if (!parsed.success || issues.length > 0) {
+    issues.sort(
+      (a, b) =>
+        Number(a.file !== file) - Number(b.file !== file) ||
+        a.file.localeCompare(b.file) ||
+        a.line - b.line ||
+        a.column - b.column,
+    );
+    return fail(issues);
+  }
+  return { ok: true, file, deployment: parsed.data, manifests: read.manifests, locate: keyAt };
+}
+
+export async function loadDeploymentFile(file: string): Promise<LoadedDeployment | FailedDeployment> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return {
+      ok: false,
+      file,
+      issues: [
+        makeIssue('error', file, { line: 1, column: 1 }, [], `cannot read the file: ${errorCode(error)}`),
+      ],
+    };
+  }
+  return parseDeploymentFile(text, { file, baseDir: dirname(resolve(file)) });
+}

@@ -1,0 +1,65 @@
+// The placeholder language of webhook templates: `{{vendor.<name>}}` and `{{context.<name>}}`, with
+// optional spaces inside the braces. Every `{{` opens a placeholder, so a typo is an error rather than
+// text sent to the job. Parsing is shared by the load-time checks and the renderer.
+import { nearest } from '../../../lib/did-you-mean.ts';
+import { isVendorVariable, VENDOR_VARIABLES } from './vendor-variables.ts';
+
+export type Placeholder = { namespace: 'vendor' | 'context'; name: string; text: string };
+export type TemplatePart = string | Placeholder;
+
+export type ParsedTemplate = { ok: true; parts: TemplatePart[] } | { ok: false; message: string };
+
+const PLACEHOLDER = /^(vendor|context)\.([A-Za-z_][A-Za-z0-9_-]*)$/;
+
+function placeholder(inner: string, text: string): Placeholder | string {
+  const match = PLACEHOLDER.exec(inner);
+  if (match === null) {
+    const namespace = inner.split('.')[0] ?? '';
+    if (namespace === 'vendor' || namespace === 'context')
+      return `'${text}' is not a variable: expected {{${namespace}.<name>}}`;
+    const hint = nearest(namespace, ['vendor', 'context']);
+    return `'${text}' is not a variable: templates know {{vendor.<name>}} and {{context.<name>}}${
+      hint === undefined ? '' : `; did you mean {{${hint}.${inner.slice(namespace.length + 1)}}}?`
+    }`;
+  }
+  const [, namespace, name = ''] = match;
+  if (namespace === 'vendor') {
+    if (!isVendorVariable(name)) {
+      const hint = nearest(name, VENDOR_VARIABLES);
+      return `{{vendor.${name}}} is not a vendor variable (${VENDOR_VARIABLES.join(', ')})${
+        hint === undefined ? '' : `; did you mean {{vendor.${hint}}}?`
+      }`;
+    }
+    return { namespace: 'vendor', name, text };
+  }
+  return { namespace: 'context', name, text };
+}
+
+export function parseTemplate(template: string): ParsedTemplate {
+  const parts: TemplatePart[] = [];
+  let rest = 0;
+  for (;;) {
+    const open = template.indexOf('{{', rest);
+    if (open < 0) break;
+    const close = template.indexOf('}}', open + 2);
+    if (close < 0) return { ok: false, message: `'{{' at character ${open + 1} is never closed by '}}'` };
+    if (open > rest) parts.push(template.slice(rest, open));
+    const text = template.slice(open, close + 2);
+    const found = placeholder(template.slice(open + 2, close).trim(), text);
+    if (typeof found === 'string') return { ok: false, message: found };
+    parts.push(found);
+    rest = close + 2;
+  }
+  if (rest < template.length) parts.push(template.slice(rest));
+  return { ok: true, parts };
+}
+
+/** The `{{context.*}}` names a parsed template uses, in order of first use. */
+export function contextNames(parts: ReadonlyArray<TemplatePart>): string[] {
+  const names = parts.flatMap((p) => (typeof p !== 'string' && p.namespace === 'context' ? [p.name] : []));
+  return [...new Set(names)];
+}
+
+export function usesVendor(parts: ReadonlyArray<TemplatePart>, name: string): boolean {
+  return parts.some((p) => typeof p !== 'string' && p.namespace === 'vendor' && p.name === name);
+}
