@@ -2,9 +2,11 @@
 // optional spaces inside the braces. Every `{{` opens a placeholder, so a typo is an error rather than
 // text sent to the job. Parsing is shared by the load-time checks and the renderer.
 import { nearest } from '../../../lib/did-you-mean.ts';
-import { isVendorVariable, VENDOR_VARIABLES } from './vendor-variables.ts';
+import { isVendorVariable, VENDOR_VARIABLES, type VendorVariable } from './vendor-variables.ts';
 
-export type Placeholder = { namespace: 'vendor' | 'context'; name: string; text: string };
+export type Placeholder =
+  | { namespace: 'vendor'; name: VendorVariable; text: string }
+  | { namespace: 'context'; name: string; text: string };
 export type TemplatePart = string | Placeholder;
 
 export type ParsedTemplate = { ok: true; parts: TemplatePart[] } | { ok: false; message: string };

@@ -1,0 +1,29 @@
+// The deployments feature, first layer: deployment files (schema, loader with located errors,
+// manifests read) and webhook requests (templates rendered, described for logs without secrets).
+// The runner, the HTTP API and `cloudctl deploy -f` build on this; other folders import from here only.
+export { DEPLOYMENT_ERRORS, DeploymentError, type DeploymentErrorCode } from './deployment-errors.ts';
+export type { BlueGreenStrategy, RedirectTrafficStep } from './deployment-file/blue-green-strategy.ts';
+export type { CanaryStep, CanaryStrategy } from './deployment-file/canary-strategy.ts';
+export type { DeploymentFile } from './deployment-file/deployment-file-schema.ts';
+export { type Duration, durationMs } from './deployment-file/duration.ts';
+export {
+  type FailedDeployment,
+  type LoadedDeployment,
+  loadDeploymentFile,
+  type ParseDeploymentOptions,
+  parseDeploymentFile,
+} from './deployment-file/load-deployment-file.ts';
+export type { ManifestObject } from './deployment-file/manifest-documents.ts';
+export type { ResolvedManifest } from './deployment-file/manifest-sources.ts';
+export type { PauseStep } from './deployment-file/pause-step.ts';
+export type { RunWebhookStep } from './deployment-file/run-webhook-step.ts';
+export type { Strategy } from './deployment-file/strategy.ts';
+export type { ConstraintStep, Target } from './deployment-file/target.ts';
+export type { Webhook, WebhookHeader } from './deployment-file/webhook.ts';
+export { describeWebhookRequest } from './webhook/describe-webhook-request.ts';
+export {
+  type RenderedHeader,
+  type RenderedWebhookRequest,
+  renderWebhookRequest,
+} from './webhook/render-webhook-request.ts';
+export { VENDOR_VARIABLES, type VendorValues, type VendorVariable } from './webhook/vendor-variables.ts';
