@@ -4,7 +4,15 @@ import { status } from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CloudctlError } from '../../src/cloudctl/index.ts';
 import { fromTimestamp } from '../../src/proto/index.ts';
-import { isServiceError, startTestControlPlane, TestAgents, type TestControlPlane } from './harness.ts';
+import {
+  AGENT_TOKEN,
+  helloFor,
+  isServiceError,
+  startTestControlPlane,
+  TestAgent,
+  TestAgents,
+  type TestControlPlane,
+} from './harness.ts';
 
 let cp: TestControlPlane;
 
@@ -93,6 +101,30 @@ describe('operations through the internal API', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     const id = (await a.next((m) => m.message === 'operation')).operation?.id ?? '';
     await expect.poll(async () => (await cp.plane.store.operations.get(id))?.state).toBe('timed_out');
+  });
+
+  it("waits past the deadline for the agent's result retry window, and no longer", async () => {
+    const a = testAgents.track(new TestAgent(cp.address, { token: AGENT_TOKEN }));
+    await a.connect({ ...helloFor('agent-1', ['ops-grace']), resultRetryWindowMs: 1500 });
+    const started = Date.now();
+    // A result reported after the deadline, within the window: what a delivery retry looks like.
+    const late = cp.plane.operations.execute({
+      account: 'ops-grace',
+      type: 'scale',
+      payload: {},
+      timeoutMs: 300,
+    });
+    const id = (await a.next((m) => m.message === 'operation')).operation?.id;
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await a.report({ operationId: id, outcome: 'SUCCEEDED' });
+    expect(await late).toMatchObject({ id, outcome: 'succeeded' });
+    // Nothing reported: the wait ends once the window after the deadline has passed.
+    const error = await cp.plane.operations
+      .execute({ account: 'ops-grace', type: 'scale', payload: {}, timeoutMs: 300 })
+      .catch((e: unknown) => e);
+    expect(error instanceof CloudctlError && error.code).toBe('OPERATION_TIMEOUT');
+    expect(String(error)).toContain("and the agent's 1500 ms of result retries after it");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(800 + 1800 - 20);
   });
 
   it('fails at once when no connected agent serves the account', async () => {

@@ -27,7 +27,7 @@ import { ConnectionState, type StateListener } from './connection-state.ts';
 import { channelCredentials } from './credentials.ts';
 import type { Environment } from './proxy-env.ts';
 import { reconnectPolicy } from './reconnect-policy.ts';
-import { helloMessage, type Registration } from './registration.ts';
+import { helloMessage, type Registration, resultRetryWindowMs } from './registration.ts';
 import { ResultOutbox } from './result-outbox.ts';
 import { type AccountCacheDirective, type RegisteredInfo, Session, type SessionEnd } from './session.ts';
 import { sessionTiming } from './session-timing.ts';
@@ -249,7 +249,11 @@ export class ControlPlaneConnection {
     const session: Session = new Session({
       client,
       metadata,
-      hello: helloMessage(registration, this.#options.version),
+      hello: helloMessage(
+        registration,
+        this.#options.version,
+        resultRetryWindowMs(this.#options.config.cloudctl.responseRetries),
+      ),
       ...sessionTiming(this.#options.config),
       handlers: {
         onRegistered: (info) => this.#registered(session, info),

@@ -55,7 +55,21 @@ export function identityFromEnv(env: Environment, host: string = hostname()): Ag
   };
 }
 
-export function helloMessage(registration: Registration, version: string): Hello {
+/**
+ * How long the agent keeps trying to deliver one result (`cloudctl.responseRetries`): the control
+ * plane waits at least this long past an operation's deadline (the spec warns that its wait must not
+ * expire before these retries end). Attempts cut short by a lost connection are not counted, so in
+ * wall-clock time the retries can last longer; this is the floor.
+ */
+export function resultRetryWindowMs(retries: {
+  enabled: boolean;
+  maxRetries: number;
+  backOffMs: number;
+}): number {
+  return retries.enabled ? retries.maxRetries * retries.backOffMs : 0;
+}
+
+export function helloMessage(registration: Registration, version: string, retryWindowMs = 0): Hello {
   return {
     agentId: registration.agentId,
     version,
@@ -77,5 +91,6 @@ export function helloMessage(registration: Registration, version: string): Hello
       namePatterns: registration.dynamicAccounts.namePatterns,
       credentialScanNamePatterns: registration.dynamicAccounts.credentialScanNamePatterns,
     },
+    resultRetryWindowMs: String(retryWindowMs),
   };
 }

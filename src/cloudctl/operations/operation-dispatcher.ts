@@ -68,7 +68,7 @@ export class OperationDispatcher {
       { id, account: request.account, agentId: session.agentId, type: request.type, payload, deadline },
       now(),
     );
-    const result = this.#wait(id, request.type, request.account, deadline);
+    const result = this.#wait(id, request.type, request.account, deadline, session.resultRetryWindowMs);
     const sent = session.send({
       operation: {
         id,
@@ -89,7 +89,9 @@ export class OperationDispatcher {
   async await(id: string): Promise<OperationOutcome> {
     const stored = await this.#deps.store.operations.get(id);
     if (stored === undefined) throw new CloudctlError('OPERATION_FAILED', `operation ${id} was never sent`);
-    const waiting = this.#wait(id, stored.type, stored.account, stored.deadline);
+    // The window of the agent's current session: the one that took the operation may be gone.
+    const graceMs = this.#deps.registry.newestSessionOf(stored.agentId)?.resultRetryWindowMs ?? 0;
+    const waiting = this.#wait(id, stored.type, stored.account, stored.deadline, graceMs);
     // The result may have been stored between the read above and the wait starting: look again.
     const again = await this.#deps.store.operations.get(id);
     if (again?.reportedAt != null) {
@@ -103,10 +105,21 @@ export class OperationDispatcher {
     return waiting;
   }
 
-  #wait(id: string, type: string, account: string, deadline: Date): Promise<OperationOutcome> {
+  /**
+   * Waits until the deadline and then `graceMs` more: the agent's result retry window
+   * (`cloudctl.responseRetries`), so a result produced just before the deadline and delivered on a
+   * retry still finds its waiter. The agent starts no work past the deadline itself.
+   */
+  #wait(
+    id: string,
+    type: string,
+    account: string,
+    deadline: Date,
+    graceMs: number,
+  ): Promise<OperationOutcome> {
     const { store, logger, now } = this.#deps;
     return new Promise<OperationOutcome>((resolve, reject) => {
-      const timeoutMs = Math.max(0, deadline.getTime() - now().getTime());
+      const timeoutMs = Math.max(0, deadline.getTime() + graceMs - now().getTime());
       const timer = setTimeout(() => {
         this.#waiting.delete(id);
         this.#deps.onOutcome?.(type, 'timed_out');
@@ -118,7 +131,7 @@ export class OperationDispatcher {
         reject(
           new CloudctlError(
             'OPERATION_TIMEOUT',
-            `operation ${id} (${type} on ${account}) had no result by its deadline ${deadline.toISOString()}`,
+            `operation ${id} (${type} on ${account}) had no result by its deadline ${deadline.toISOString()}${graceMs > 0 ? ` and the agent's ${graceMs} ms of result retries after it` : ''}`,
           ),
         );
       }, timeoutMs);

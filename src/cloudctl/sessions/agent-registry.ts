@@ -33,6 +33,8 @@ export interface AgentSession {
   replicaCount: number;
   accounts: SessionAccount[];
   dynamicAccounts: DynamicAccountSettings;
+  /** How long the agent keeps retrying to deliver a result (hello.result_retry_window_ms). */
+  resultRetryWindowMs: number;
   connectedAt: Date;
   lastHeartbeatAt: Date;
   /** Writes to the session's stream; false when the stream is gone. */

@@ -144,13 +144,19 @@ function connect(call: SessionCall, deps: RpcDeps): void {
       replicaCount: hello.replicaCount,
       accounts,
       dynamicAccounts: dynamicAccountsOf(hello),
+      resultRetryWindowMs: Number(hello.resultRetryWindowMs ?? 0),
       connectedAt: now,
       lastHeartbeatAt: now,
       send,
     };
     deps.registry.add(session);
     log.info(
-      { version: hello.version, zoneId: hello.zoneId, accounts: accounts.map((a) => a.name) },
+      {
+        version: hello.version,
+        zoneId: hello.zoneId,
+        accounts: accounts.map((a) => a.name),
+        resultRetryWindowMs: session.resultRetryWindowMs,
+      },
       'agent registered',
     );
     const held = await deps.sessionListener.opening(session);

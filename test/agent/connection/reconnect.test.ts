@@ -87,6 +87,8 @@ describe('connection state machine', () => {
         zoneId: 'zone-a',
         replicaCount: 2,
         version: '0.1.0-test',
+        // B's cloudctl.responseRetries: 3 retries, 3000 ms apart.
+        resultRetryWindowMs: 9000,
       });
 
       await c.connection.stop();
