@@ -1,6 +1,7 @@
 // Deployment files as their users meet them: a canary and a blue/green file load into typed
 // deployments with their manifests read; every mistake is reported in one run at file:line:col and
 // key path, with the nearest name where one was likely meant.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { durationMs, parseDeploymentFile } from '../../../src/cloudctl/deployments/index.ts';
 import { formatIssue } from '../../../src/lib/config-issue.ts';
@@ -144,6 +145,18 @@ describe('a canary deployment file', () => {
     expect(loaded.manifests[0]?.origin).toBe(`${dir.root}/manifests/potato-facts.yaml`);
     expect(loaded.manifests[0]?.targets).toEqual(['staging', 'prod']);
     expect(loaded.manifests[0]?.objects.map((o) => o.kind)).toEqual(['Deployment', 'Service']);
+  });
+});
+
+describe('the example of docs/deployment-files.md', () => {
+  it('loads', async () => {
+    const doc = readFileSync(new URL('../../../docs/deployment-files.md', import.meta.url), 'utf8');
+    const example = /```yaml\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    dir.write('docs-example/manifests/potato-facts.yaml', DEPLOYMENT_YAML);
+    dir.write('docs-example/manifests/external-service.yaml', SERVICE_YAML);
+    const loaded = await dir.load('docs-example/deploy.yaml', example);
+    expect(Object.keys(loaded.deployment.targets)).toEqual(['staging', 'prod']);
+    expect(loaded.deployment.webhooks.map((w) => w.name)).toEqual(['smoke-tests', 'change-ticket']);
   });
 });
 
