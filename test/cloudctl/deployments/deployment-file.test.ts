@@ -378,6 +378,29 @@ strategies:
     ]);
   });
 
+  it('refuses a uriTemplate that cannot render to an http(s) URL, and a repeated webhook name', async () => {
+    const webhook = (name: string, uri: string) =>
+      `  - name: ${name}\n    method: GET\n    uriTemplate: '${uri}'\n    networkMode: direct\n    disableCallback: true\n`;
+    const problems = await dir.problems(
+      'uris.yaml',
+      `application: a
+targets:
+  t: {account: c, strategy: s}
+manifests:
+  - path: manifests/potato-facts.yaml
+strategies:
+  s: {canary: {steps: [{setWeight: {weight: 10}}]}}
+webhooks:
+${webhook('ftp', 'ftp://files.example/{{vendor.deploymentId}}')}${webhook('relative', '/hooks/run')}${webhook('templated', '{{vendor.namespace}}.example')}${webhook('ftp', 'https://ci.example/ok')}`,
+    );
+    const file = `${dir.root}/uris.yaml`;
+    expect(problems).toEqual([
+      `${file}:11:19: error: webhooks[0].uriTemplate: expected an http:// or https:// URL, found 'ftp://files.example/{{vendor.deploymentId}}'`,
+      `${file}:16:19: error: webhooks[1].uriTemplate: expected an http:// or https:// URL, found '/hooks/run'`,
+      `${file}:24:11: error: webhooks[3].name: webhook 'ftp' is already defined by webhooks[0]`,
+    ]);
+  });
+
   it('places a bad object of a manifest file in that file, at its document', async () => {
     dir.write(
       'manifests/broken.yaml',

@@ -3,29 +3,22 @@
 // waits for a callback tells the job where to call back; and every `runWebhook` step declares the
 // `{{context.*}}` names its webhook uses. Values (and so the final URL) are checked when rendering.
 import { isRecord } from '../../../lib/is-record.ts';
-import { contextNames, parseTemplate, usesVendor } from '../webhook/webhook-template.ts';
+import { isHttpUrl } from '../webhook/http-url.ts';
+import { contextNames, parseTemplate, type TemplatePart, usesVendor } from '../webhook/webhook-template.ts';
 import { webhookTemplates } from '../webhook/webhook-templates.ts';
 import type { Finding } from './finding.ts';
 import { webhookSteps } from './webhook-steps.ts';
 
-function uriScheme(uriTemplate: string, findings: Finding[], path: Finding['path']) {
-  const literal = parseTemplate(uriTemplate);
-  if (!literal.ok) return;
-  const [first] = literal.parts;
-  const whole = literal.parts.length === 1 && typeof first === 'string';
-  if (typeof first !== 'string' || (!whole && !first.includes('://'))) return;
-  let url: URL | undefined;
-  try {
-    url = new URL(whole ? first : `${first.slice(0, first.indexOf('://'))}://host`);
-  } catch {
-    url = undefined;
-  }
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-    findings.push({
-      path,
-      at: 'value',
-      message: `expected an http:// or https:// URL, found '${uriTemplate}'`,
-    });
+/**
+ * Whether a parsed uriTemplate can render to an http(s) URL, judged by what is written out: the whole
+ * URL when it has no placeholder, else the scheme of a literal start (`https://{{context.host}}/…`).
+ */
+function mayBeHttpUrl(parts: ReadonlyArray<TemplatePart>): boolean {
+  const [first] = parts;
+  if (typeof first !== 'string') return true;
+  if (parts.length === 1) return isHttpUrl(first);
+  const scheme = first.indexOf('://');
+  return scheme < 0 || isHttpUrl(`${first.slice(0, scheme)}://host`);
 }
 
 export function webhookTemplateChecks(raw: Record<string, unknown>): Finding[] {
@@ -44,11 +37,15 @@ export function webhookTemplateChecks(raw: Record<string, unknown>): Finding[] {
         findings.push({ path: ['webhooks', index, ...path], at: 'value', message: parsed.message });
         continue;
       }
+      if (field === 'uriTemplate' && !mayBeHttpUrl(parsed.parts))
+        findings.push({
+          path: ['webhooks', index, ...path],
+          at: 'value',
+          message: `expected an http:// or https:// URL, found '${template}'`,
+        });
       for (const name of contextNames(parsed.parts)) uses.push({ name, field });
       callsBack ||= usesVendor(parsed.parts, 'callbackUri');
     }
-    if (typeof webhook.uriTemplate === 'string')
-      uriScheme(webhook.uriTemplate, findings, ['webhooks', index, 'uriTemplate']);
     if (allParsed && !callsBack && webhook.disableCallback !== true)
       findings.push({
         path: ['webhooks', index],

@@ -6,6 +6,7 @@
 // the sender to resolve.
 import { DeploymentError, type DeploymentErrorCode } from '../deployment-errors.ts';
 import type { HTTP_METHODS, Webhook } from '../deployment-file/webhook.ts';
+import { isHttpUrl } from './http-url.ts';
 import type { VendorValues } from './vendor-variables.ts';
 import { parseTemplate } from './webhook-template.ts';
 import { webhookTemplates } from './webhook-templates.ts';
@@ -91,13 +92,4 @@ export function renderWebhookRequest(
     headers,
     body: rendered.get('bodyTemplate.inline'),
   };
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
