@@ -5,7 +5,7 @@
 // that cannot be rendered throws before anything leaves. Secret header values stay references for
 // the sender to resolve.
 import { DeploymentError, type DeploymentErrorCode } from '../deployment-errors.ts';
-import type { HTTP_METHODS, Webhook } from '../deployment-file/webhook.ts';
+import { type HTTP_METHODS, isSecretValue, type Webhook } from '../deployment-file/webhook.ts';
 import { isHttpUrl } from './http-url.ts';
 import type { VendorValues } from './vendor-variables.ts';
 import { parseTemplate } from './webhook-template.ts';
@@ -69,8 +69,8 @@ export function renderWebhookRequest(
   if (problems.length === 0 && !isHttpUrl(url))
     problems.push({ code: 'WEBHOOK_URL_INVALID', message: `uriTemplate: rendered to '${url}'` });
   const headers = webhook.headers.map((header, index): RenderedHeader => {
-    const value = rendered.get(`headers[${index}].value`);
-    if (value === undefined) return { key: header.key, secretReference: header.value };
+    if (isSecretValue(header.value)) return { key: header.key, secretReference: header.value };
+    const value = rendered.get(`headers[${index}].value`) ?? '';
     if (/[\r\n]/.test(value))
       problems.push({
         code: 'WEBHOOK_HEADER_INVALID',
