@@ -49,6 +49,20 @@ export interface ParseDeploymentOptions {
   baseDir: string | undefined;
 }
 
+/** Keys of the original product's files that this service does not implement, said as such. */
+const NOT_SUPPORTED: Readonly<Record<string, string>> = {
+  analysis: 'metric analysis (analysis steps and the analysis section) is not supported',
+  exposeServices: 'exposeServices steps are not supported',
+  trafficManagement:
+    'trafficManagement (service mesh traffic splits) is not supported; canary weights go by replica ratio',
+};
+
+function unknownKey(key: string, known: ReadonlyArray<string>): string {
+  const unsupported = NOT_SUPPORTED[key];
+  if (unsupported !== undefined) return `unknown key '${key}': ${unsupported}`;
+  return `unknown key '${key}'${didYouMean(nearest(key, known))}`;
+}
+
 function schemaFindings(issue: z.core.$ZodIssue, all: ReadonlyArray<z.core.$ZodIssue>): Finding[] {
   const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
   switch (issue.code) {
@@ -57,7 +71,7 @@ function schemaFindings(issue: z.core.$ZodIssue, all: ReadonlyArray<z.core.$ZodI
       return issue.keys.map((key) => ({
         path: [...path, key],
         at: 'key',
-        message: `unknown key '${key}'${didYouMean(nearest(key, keys))}`,
+        message: unknownKey(key, keys),
       }));
     }
     case 'invalid_key':
