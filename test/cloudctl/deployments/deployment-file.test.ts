@@ -417,6 +417,35 @@ ${webhook('ftp', 'ftp://files.example/{{vendor.deploymentId}}')}${webhook('relat
     ]);
   });
 
+  it('places a bad object of an inline manifest at its line in the deployment file', async () => {
+    const problems = await dir.problems(
+      'broken-inline.yaml',
+      `application: a
+targets:
+  t: {account: c, strategy: s}
+manifests:
+  - inline: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: fine
+      ---
+      apiVersion: v1
+      metadata:
+        name: nameless-kind
+  - inline: "apiVersion: v1\\nkind: Secret"
+strategies:
+  s: {canary: {steps: [{setWeight: {weight: 10}}]}}
+`,
+    );
+    const file = `${dir.root}/broken-inline.yaml`;
+    expect(problems).toEqual([
+      `${file}:11:7: error: manifests[0].inline: a Kubernetes object needs 'kind', found nothing`,
+      // A quoted scalar's lines are not the file's: the error stays at the value, saying which line.
+      `${file}:14:14: error: manifests[1].inline: line 1 of the inline YAML: Secret needs metadata.name, found nothing`,
+    ]);
+  });
+
   it('reports malformed YAML at its position', async () => {
     const problems = await dir.problems('syntax.yaml', 'application: a\ntargets:\n  t: [unclosed\n');
     expect(problems).toHaveLength(1);

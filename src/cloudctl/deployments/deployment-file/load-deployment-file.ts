@@ -21,6 +21,7 @@ import { acceptedKeys } from './accepted-keys.ts';
 import { crossReferences } from './cross-references.ts';
 import { type DeploymentFile, deploymentFileSchema } from './deployment-file-schema.ts';
 import type { Finding } from './finding.ts';
+import { literalBlockPosition } from './literal-block.ts';
 import { type ManifestEntry, manifestEntrySchema } from './manifest-entry.ts';
 import { type ResolvedManifest, readManifests } from './manifest-sources.ts';
 import { webhookTemplateChecks } from './webhook-template-check.ts';
@@ -141,6 +142,7 @@ export async function parseDeploymentFile(
     baseDir: options.baseDir,
     targetNames: isRecord(raw.targets) ? Object.keys(raw.targets) : [],
     locate: (path) => source.valueAt(path),
+    locateInline: (path, inner) => literalBlockPosition(text, source.valueAt(path), inner),
   });
   issues.push(...read.issues);
 

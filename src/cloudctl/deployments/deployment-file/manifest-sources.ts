@@ -23,6 +23,8 @@ export interface ManifestReadContext {
   baseDir: string | undefined;
   targetNames: ReadonlyArray<string>;
   locate(path: KeyPath): SourcePosition;
+  /** Where a position inside the inline YAML at `path` sits in the file, when that can be told. */
+  locateInline(path: KeyPath, inner: SourcePosition): SourcePosition | undefined;
 }
 
 async function filesAt(path: string): Promise<string[]> {
@@ -46,16 +48,20 @@ export async function readManifests(
     if (entry.inline !== undefined) {
       const path = ['manifests', index, 'inline'];
       const { objects, problems } = manifestDocuments(entry.inline);
-      for (const p of problems)
+      for (const p of problems) {
+        const inFile = context.locateInline(path, p.at);
         issues.push(
-          makeIssue(
-            'error',
-            context.file,
-            context.locate(path),
-            path,
-            `line ${p.at.line} of the inline YAML: ${p.message}`,
-          ),
+          inFile === undefined
+            ? makeIssue(
+                'error',
+                context.file,
+                context.locate(path),
+                path,
+                `line ${p.at.line} of the inline YAML: ${p.message}`,
+              )
+            : makeIssue('error', context.file, inFile, path, p.message),
         );
+      }
       manifests.push({ origin: `manifests[${index}].inline`, targets, objects });
       continue;
     }
