@@ -64,8 +64,7 @@ export function clusterRoutes(deps: ReadRouteDeps): Route[] {
       access: 'user',
       schema: { params: accountPath, response: { 200: z.array(clusterViewSchema) } },
       handler: async ({ params, user }) => {
-        await deps.guard.require(user, params.account, 'READ');
-        const view = await readableApplication(deps, user, params.application);
+        const view = await readableApplication(deps, user, params.application, { account: params.account });
         return clusterKeys(view.objects, view.application)
           .filter((k) => k.account === params.account)
           .map((k) => clusterViewOf(view, k.account, k.name));
@@ -85,8 +84,7 @@ export function clusterRoutes(deps: ReadRouteDeps): Route[] {
         response: { 200: z.array(clusterSchema) },
       },
       handler: async ({ params, query, user }) => {
-        await deps.guard.require(user, params.account, 'READ');
-        const view = await readableApplication(deps, user, params.application);
+        const view = await readableApplication(deps, user, params.application, { account: params.account });
         requireCluster(view, params.account, params.name);
         return [clusterOf(view, params.account, params.name, query.expand)];
       },

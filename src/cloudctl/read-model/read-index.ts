@@ -32,6 +32,12 @@ const APPLICATION_KEYS = [
   'app.kubernetes.io/name',
 ];
 
+/** Null for an empty object (the view reads it back as `{}`). */
+function jsonOrNull(value: object): string | null {
+  for (const _ in value) return JSON.stringify(value);
+  return null;
+}
+
 export class ReadIndex implements CacheIndexer {
   readonly columns = INDEX_COLUMNS;
 
@@ -57,10 +63,10 @@ export class ReadIndex implements CacheIndexer {
       index.sequence,
       index.owner?.kind ?? null,
       index.owner?.name ?? null,
-      JSON.stringify(index.labels),
+      jsonOrNull(index.labels),
       index.selector === null ? null : JSON.stringify(index.selector),
       index.createdTime,
-      JSON.stringify(index.summary),
+      jsonOrNull(index.summary),
     ];
   }
 }

@@ -27,11 +27,17 @@ export const readModelMigration: Migration = {
       .createIndex('resources_role_idx')
       .on('resources')
       .columns(['account', 'role', 'namespace'])
-      .where(sql.ref('role'), 'is not', null)
+      // No read asks for raw objects by role (they are read by application), and they are most.
+      .where(sql.ref('role'), '<>', 'raw')
       .execute();
+    // Empty labels and summaries are stored as null (most objects have neither): less to write.
+    const shown = INDEX_COLUMNS.map((c) =>
+      c.name === 'labels' || c.name === 'summary'
+        ? sql`coalesce(${sql.ref(c.name)}, '{}'::jsonb) as ${sql.ref(c.name)}`
+        : sql.ref(c.name),
+    );
     await sql`create view read_objects as
-      select account, api_group, kind, namespace, name, api_version,
-        ${sql.join(INDEX_COLUMNS.map((c) => sql.ref(c.name)))}
+      select account, api_group, kind, namespace, name, api_version, ${sql.join(shown)}
       from resources where role is not null`.execute(db);
   },
 };

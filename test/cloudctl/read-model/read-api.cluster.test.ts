@@ -40,7 +40,11 @@ async function create(path: string, body: Record<string, unknown>) {
 
 interface Listed {
   items: Array<{
-    metadata: { name: string; ownerReferences?: Array<{ kind: string; name: string }> };
+    metadata: {
+      name: string;
+      annotations?: Record<string, string>;
+      ownerReferences?: Array<{ kind: string; name: string }>;
+    };
     spec?: { replicas?: number };
     status?: { phase?: string; conditions?: Array<{ type: string; status: string }> };
   }>;
@@ -399,6 +403,62 @@ describe('the read model over a real agent and cluster', () => {
     });
     expect((await dev.get('/applications/shop/clusters')).body[ACCOUNT]).not.toContain('statefulSet db');
   }, 60_000);
+
+  it("keeps a rollout's two ReplicaSets as its Deployment's server groups, sequenced by revision, across a cloudctl restart", async () => {
+    const api = { ...SHOP, 'moniker.spinnaker.io/cluster': 'deployment api' };
+    const deployment = `/apis/apps/v1/namespaces/${NS}/deployments`;
+    await create(deployment, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'api', annotations: api },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'api' } }, template: podTemplate('api') },
+    });
+    await eventually(async () => expect(await replicaSetsOf('api')).toHaveLength(1));
+    const rolled = await cluster.request('PATCH', `${deployment}/api`, {
+      body: {
+        spec: { template: { spec: { containers: [{ name: 'api', image: 'registry.example/api:2' }] } } },
+      },
+      contentType: 'application/merge-patch+json',
+    });
+    expect(rolled.status).toBe(200);
+    /** What cloudctl answers for the rollout must be what the API server holds. */
+    const matchesTheCluster = async () => {
+      const sets = await replicaSetsOf('api');
+      expect(sets).toHaveLength(2);
+      const names = sets.map((rs) => `replicaSet ${rs.metadata.name}`).sort();
+      const managers = await dev.get('/applications/shop/serverGroupManagers');
+      const manager = managers.body.find((m: { name: string }) => m.name === 'deployment api');
+      expect(manager.serverGroups.map((sg: { name: string }) => sg.name).sort()).toEqual(names);
+      const groups = await dev.get('/applications/shop/serverGroups');
+      const ofApi = groups.body.filter((sg: { cluster: string }) => sg.cluster === 'deployment api');
+      expect(ofApi.map((sg: { name: string }) => sg.name).sort()).toEqual(names);
+      for (const rs of sets) {
+        expect(
+          ofApi.find((sg: { name: string }) => sg.name === `replicaSet ${rs.metadata.name}`),
+        ).toMatchObject({
+          moniker: { sequence: Number(rs.metadata.annotations?.['deployment.kubernetes.io/revision']) },
+          capacity: { desired: rs.spec?.replicas },
+        });
+      }
+      expect(ofApi.map((sg: { moniker: { sequence: number } }) => sg.moniker.sequence).sort()).toEqual([
+        1, 2,
+      ]);
+    };
+    await eventually(matchesTheCluster);
+    await system.restartCloudctl();
+    await eventually(matchesTheCluster);
+    const deleted = await cluster.request('DELETE', `${deployment}/api`, {
+      body: { propagationPolicy: 'Foreground' },
+    });
+    expect(deleted.status).toBe(200);
+    await eventually(async () => {
+      expect(await replicaSetsOf('api')).toHaveLength(0);
+      const groups = await dev.get('/applications/shop/serverGroups');
+      expect(groups.body.filter((sg: { cluster: string }) => sg.cluster === 'deployment api')).toEqual([]);
+      const managers = await dev.get('/applications/shop/serverGroupManagers');
+      expect(managers.body.map((m: { name: string }) => m.name)).not.toContain('deployment api');
+    });
+  }, 120_000);
 
   it('answers 401 without a token, 403 or nothing to who may not read, 404 for what does not exist', async () => {
     expect((await anonymous.get('/applications')).status).toBe(401);
