@@ -89,6 +89,12 @@ export class AccountPlacement implements SessionListener {
   readonly #subscriptions = new Map<string, { subscription: Subscription; timer?: NodeJS.Timeout }>();
   /** `${sessionId}\n${account}`: refused by that session; not sent again until it reconnects or PATCH. */
   readonly #refused = new Set<string>();
+  /**
+   * `${sessionId}\n${account}`: the definition last sent on that session. A pass sends it again when
+   * it changed (PUT /credentials, a new orchConfigFile); an agent replaces a changed definition and
+   * keeps an identical one running. In memory: a session does not outlive the process.
+   */
+  readonly #sent = new Map<string, string>();
   /** Cloudctl accounts a reconnecting agent listed that it may no longer hold, to drop once registered. */
   readonly #dropAtOpen = new Map<string, string[]>();
   #closed = false;
@@ -231,8 +237,8 @@ export class AccountPlacement implements SessionListener {
       if (entry?.timer !== undefined) (this.#deps.clearInterval ?? clearInterval)(entry.timer);
       this.#subscriptions.delete(session.sessionId);
       this.#dropAtOpen.delete(session.sessionId);
-      for (const key of [...this.#refused])
-        if (key.startsWith(`${session.sessionId}\n`)) this.#refused.delete(key);
+      for (const keys of [this.#refused, this.#sent.keys()])
+        for (const key of [...keys]) if (key.startsWith(`${session.sessionId}\n`)) this.#forgetKey(key);
       const held = await this.#deps.store.dynamicAccounts.dropSession(session.sessionId);
       if (held.length > 0)
         this.#log.info(
@@ -391,17 +397,33 @@ export class AccountPlacement implements SessionListener {
         moved.push(extra);
       }
 
+      const definition = JSON.stringify(definitionFor(credentials, registration));
+      const send = (session: AgentSession, holder: Holder) => {
+        this.#sent.set(`${session.sessionId}\n${credentials.name}`, definition);
+        outbox(session).adds.push({
+          name: credentials.name,
+          definition: Buffer.from(definition),
+          cache: directive(credentials.name, holder.caching),
+        });
+      };
       for (const holder of added) {
         const session = eligible.find((s) => s.sessionId === holder.sessionId);
         if (session === undefined) continue;
         await store.dynamicAccounts.putHolder(holder, now());
-        outbox(session).adds.push({
-          name: credentials.name,
-          definition: Buffer.from(JSON.stringify(definitionFor(credentials, registration))),
-          cache: directive(credentials.name, holder.caching),
-        });
+        send(session, holder);
         this.#holdOnSession(session.sessionId, credentials.name, credentials);
         notes.push(`sent to agent ${holder.agentId} for ${role(holder.caching)}`);
+      }
+      for (const holder of kept) {
+        const session = eligible.find((s) => s.sessionId === holder.sessionId);
+        const sent = this.#sent.get(`${holder.sessionId}\n${credentials.name}`);
+        // Unknown for an account a reconnecting agent listed: it has what it had; nothing to compare.
+        if (session === undefined || sent === undefined || sent === definition) continue;
+        holder.status = 'SENT';
+        holder.message = '';
+        await store.dynamicAccounts.putHolder(holder, now());
+        send(session, holder);
+        notes.push(`changed definition sent to agent ${holder.agentId}`);
       }
       for (const holder of moved) {
         const session = eligible.find((s) => s.sessionId === holder.sessionId);
@@ -478,10 +500,16 @@ export class AccountPlacement implements SessionListener {
     outbox: (session: AgentSession) => Outbox,
   ): Promise<void> {
     await this.#deps.store.dynamicAccounts.dropHolder(holder.account, holder.agentId);
+    this.#sent.delete(`${holder.sessionId}\n${holder.account}`);
     const session = sessions.find((s) => s.sessionId === holder.sessionId);
     if (session === undefined) return;
     outbox(session).deletes.push(holder.account);
     this.#forgetOnSession(holder.agentId, holder.account);
+  }
+
+  #forgetKey(key: string): void {
+    this.#refused.delete(key);
+    this.#sent.delete(key);
   }
 
   /** Operations for the account may go to this session (see AgentRegistry.sessionFor). */

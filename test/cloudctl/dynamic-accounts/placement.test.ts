@@ -2,7 +2,7 @@
 // agent goes away, a restarted agent gets its accounts back at registration, operations reach an agent
 // that holds the account, and variant B subscriptions (patterns, scans, batches, the interceptor).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { addBatches, added, cachingOf, DynamicFixture, isAddOf } from './fixture.ts';
+import { addBatches, added, cachingOf, DynamicFixture, deleted, isAddOf } from './fixture.ts';
 
 let fx: DynamicFixture;
 
@@ -102,6 +102,36 @@ describe('caching', () => {
       'taken-back',
     ]);
     expect(cachingOf(a, 'taken-back')).toEqual([]);
+  });
+});
+
+describe('definitions', () => {
+  it('a changed definition goes to every agent holding the account; a deleted one is taken off them', async () => {
+    const a = await fx.connect('agent-a', { zone: 'zone-a' });
+    await activate('def-changes', 'zone-a');
+    await a.next(isAddOf('def-changes'));
+    a.send({ accountStatus: { account: 'def-changes', state: 'ACTIVE', message: '' } });
+    await fx.recordUntil('def-changes', (r) => r.state === 'ACTIVE');
+    const put = await fx.root.put('/credentials', {
+      name: 'def-changes',
+      type: 'orchestrator',
+      orchConfigFile: '/etc/kube/def-changes-v2.yaml',
+      permissions: { READ: ['dev'], WRITE: ['ops'] },
+    });
+    expect(put.status).toBe(200);
+    const resent = await a.next(
+      (m) =>
+        isAddOf('def-changes')(m) &&
+        m.addAccounts?.accounts[0]?.definition.toString().includes('-v2') === true,
+    );
+    expect(resent.addAccounts?.accounts[0]?.cache?.enabled).toBe(true);
+    expect((await fx.root.get('/vendor/accounts/def-changes')).body.state).toBe('ACTIVATING');
+
+    expect((await fx.root.delete('/credentials/def-changes')).status).toBe(204);
+    await a.next((m) => m.message === 'deleteAccounts');
+    expect(deleted(a)).toEqual(['def-changes']);
+    expect((await fx.root.get('/vendor/accounts/def-changes')).status).toBe(404);
+    expect(await fx.cp.plane.store.dynamicAccounts.registration('def-changes')).toBeUndefined();
   });
 });
 
