@@ -28,7 +28,11 @@ let runs = 0;
  * (a new one per run, so every run starts with an empty cache). PGlite's `memory://` is no faster:
  * its in-memory file system grows files by copying them.
  */
-export async function startBenchControlPlane(dir: string, databaseUrl?: string): Promise<BenchControlPlane> {
+export async function startBenchControlPlane(
+  dir: string,
+  databaseUrl?: string,
+  options: { readIndex?: boolean; userTokenHash?: string } = {},
+): Promise<BenchControlPlane> {
   const token = randomBytes(24).toString('hex');
   const logger = pino({ level: 'warn' }, pino.destination({ dest: join(dir, 'cloudctl.log'), sync: false }));
   const plane = await startControlPlane(
@@ -37,6 +41,8 @@ export async function startBenchControlPlane(dir: string, databaseUrl?: string):
         grpc: { host: '127.0.0.1', port: 0 },
         http: { host: '127.0.0.1', port: 0 },
         agents: [{ id: AGENT_ID, tokenHash: hashToken(token) }],
+        users:
+          options.userTokenHash === undefined ? [] : [{ name: 'bench', tokenHash: options.userTokenHash }],
         database:
           databaseUrl === undefined
             ? { dataDir: join(dir, `cloudctl-data-${++runs}`) }
@@ -45,7 +51,7 @@ export async function startBenchControlPlane(dir: string, databaseUrl?: string):
       'bench',
       dir,
     ),
-    { logger },
+    { logger, readIndex: options.readIndex ?? true },
   );
   return { plane, token, close: () => plane.close() };
 }

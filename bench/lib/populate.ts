@@ -52,7 +52,12 @@ function pod(namespace: string, index: number, node: string): object {
 }
 
 /** Runs `work(i)` for i in [from, to) with `concurrency` calls in flight. */
-async function pool(from: number, to: number, concurrency: number, work: (i: number) => Promise<void>) {
+export async function pool(
+  from: number,
+  to: number,
+  concurrency: number,
+  work: (i: number) => Promise<void>,
+) {
   let next = from;
   const worker = async () => {
     while (next < to) await work(next++);
@@ -60,7 +65,7 @@ async function pool(from: number, to: number, concurrency: number, work: (i: num
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-async function create(client: ApiClient, path: string, body: object): Promise<void> {
+export async function create(client: ApiClient, path: string, body: object): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const response = await client.request('POST', path, { body });
     if (response.status === 201 || response.status === 409) return;

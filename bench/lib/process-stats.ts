@@ -1,7 +1,7 @@
 // What a process costs, read from /proc the same way for every process a benchmark compares (Node
 // agent, Go informer), so that no figure depends on what a program says of itself.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export interface ProcessStats {
   /** Resident set size now (VmRSS). */
@@ -37,4 +37,42 @@ export function processStats(pid: number): ProcessStats {
     peakRssBytes: statusKb(status, 'VmHWM'),
     cpuSeconds: (utime + stime) / clockTicks(),
   };
+}
+
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * CPU seconds of a server that forks a process per connection (PostgreSQL): the parent's own, its
+ * exited children's (cutime, cstime) and its live children's.
+ */
+export function processTreeCpuSeconds(pid: number): number {
+  const own = statFields(pid);
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = statFields(Number(entry));
+      if (Number(fields[1]) === pid) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // It exited while we read: its time is now in the parent's cutime.
+    }
+  }
+  return ticks / clockTicks();
+}
+
+/** The first process whose arguments `match`. */
+export function findProcess(match: (args: readonly string[]) => boolean): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (match(args)) return Number(entry);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return undefined;
 }

@@ -30,6 +30,8 @@ import { opsRoutes, TaskRunner, taskRoutes } from './tasks/index.ts';
 export interface ControlPlaneDeps {
   logger: Logger;
   now?: () => Date;
+  /** False stores objects without the read model's index: only for measuring what the index costs. */
+  readIndex?: boolean;
 }
 
 export interface ControlPlane {
@@ -80,7 +82,7 @@ export async function startControlPlane(
   deps: ControlPlaneDeps,
 ): Promise<ControlPlane> {
   const now = deps.now ?? (() => new Date());
-  const store = await openStore(databaseTarget(config.database));
+  const store = await openStore(databaseTarget(config.database), { readIndex: deps.readIndex ?? true });
   const registry = new AgentRegistry();
   const metricsRegistry = new Registry();
   const metrics = createCloudctlMetrics(metricsRegistry, { sessions: () => registry.list().length });

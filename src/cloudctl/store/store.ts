@@ -27,11 +27,14 @@ export interface CloudctlStore {
   close(): Promise<void>;
 }
 
-export async function openStore(target: DatabaseTarget): Promise<CloudctlStore> {
+export async function openStore(
+  target: DatabaseTarget,
+  options: { readIndex: boolean } = { readIndex: true },
+): Promise<CloudctlStore> {
   const db = await openDatabase(target);
   return {
     agents: new AgentStore(db),
-    cache: new CacheStore(db, new ReadIndex()),
+    cache: new CacheStore(db, options.readIndex ? new ReadIndex() : undefined),
     credentials: new CredentialStore(db),
     dynamicAccounts: new DynamicAccountStore(db),
     operations: new OperationStore(db),
