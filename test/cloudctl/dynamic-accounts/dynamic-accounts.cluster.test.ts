@@ -256,9 +256,7 @@ describe('two agents in two zones on two clusters', () => {
     expect(await system.agentMetrics(cacher)).toMatch(
       /orch_agent_operations_total\{[^}]*type="deploy"[^}]*\} 1/,
     );
-    expect(await system.agentMetrics(other)).not.toMatch(
-      /orch_agent_operations_total\{[^}]*type="deploy"/,
-    );
+    expect(await system.agentMetrics(other)).not.toMatch(/orch_agent_operations_total\{[^}]*type="deploy"/);
   }, 120_000);
 
   it("is FAILED with the agent's own words when the agent cannot read the cluster configuration", async () => {
