@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { isRecord } from '../../lib/is-record.ts';
 import { spinnakerKind } from '../caching/index.ts';
+import { objectMemberText } from './json-member.ts';
 
 export const ROLES = [
   'serverGroup',
@@ -256,21 +257,34 @@ function summaryOf(role: Role, kind: string, object: Record<string, unknown>): O
   }
 }
 
+/** The object, or as much of it as the role reads: a raw object's metadata only. */
+function parseFor(role: Role, body: string): Record<string, unknown> {
+  if (role === 'raw') {
+    const metadata = objectMemberText(body, 'metadata');
+    if (metadata !== undefined) {
+      try {
+        return { metadata: JSON.parse(metadata) };
+      } catch {
+        // Not what it seemed: the whole body decides.
+      }
+    }
+  }
+  try {
+    return record(JSON.parse(body));
+  } catch {
+    return {};
+  }
+}
+
 /** What the read model keeps of an object. `body` is the object as JSON text, as agents send it. */
 export function indexObject(identity: ObjectIdentity, body: string): ObjectIndex {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    parsed = {};
-  }
-  const object = record(parsed);
+  const role = roleOf(identity.group, identity.kind);
+  const object = parseFor(role, body);
   const metadata = record(object.metadata);
   const annotations = stringMap(metadata.annotations);
   const labels = stringMap(metadata.labels);
   const apiVersion = identity.group === '' ? identity.version : `${identity.group}/${identity.version}`;
   const kind = spinnakerKind(apiVersion, identity.kind);
-  const role = roleOf(identity.group, identity.kind);
   const owner = ownerOf(metadata);
   const application =
     text(annotations[MONIKER.application]) ??
