@@ -172,6 +172,26 @@ export class TestSystem {
     await waitReady(this.#agent, `http://127.0.0.1:${healthPort}/ready`);
   }
 
+  /** Where cloudctl keeps its embedded database: open it once cloudctl has stopped. */
+  get dataDir(): string {
+    return join(this.#plan.dir, 'cloudctl-data');
+  }
+
+  /** SIGKILLs the agent: no drain, no goodbye, whatever it held in memory is gone. */
+  async killAgent(): Promise<void> {
+    await this.#agent?.stop('SIGKILL');
+  }
+
+  /** SIGKILLs cloudctl and leaves it down until `serveCloudctl`. */
+  async killCloudctl(): Promise<void> {
+    await this.#cloudctl.stop('SIGKILL');
+  }
+
+  /** Serves the same config (and database) again after `killCloudctl`; resolves once ready. */
+  async serveCloudctl(): Promise<void> {
+    this.#cloudctl = await startCloudctl(this.#plan.dir, 'cloudctl.yaml', this.#config, this.#httpPort);
+  }
+
   /** Stops cloudctl with `signal` and serves the same config (and database) again. */
   async restartCloudctl(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     await this.#cloudctl.stop(signal);
