@@ -7,11 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/cloudctl/store/index.ts';
 import { type ApiClient, sharedCluster, sharedClusterClient } from '../cluster/index.ts';
-import { ConfigMapChurn, REVISION_LABEL } from '../support/config-map-churn.ts';
-import { awaitConvergence, clusterSource, databaseSource, readApiSource } from '../support/convergence.ts';
+import { ConfigMapChurn } from '../support/config-map-churn.ts';
 import { TestSystem } from '../support/processes.ts';
+import { expectDatabaseMatches, msUntilReadApiMatches } from './store-matches-cluster.ts';
 
 const NS = 'crash-agent';
 const ACCOUNT = 'crash-agent';
@@ -70,40 +69,19 @@ describe('the agent SIGKILLed during a change burst', () => {
 
     const restartedAt = Date.now();
     await system.startAgent();
-    const list = [{ kind: 'ConfigMap', path: `/api/v1/namespaces/${NS}/configmaps` }];
-    await awaitConvergence(
-      {
-        cluster: clusterSource(cluster, list, {
-          keep: (meta) => meta.labels?.[REVISION_LABEL] !== undefined,
-          versionOf: (meta) => meta.labels?.[REVISION_LABEL] ?? '',
-        }),
-        stored: readApiSource({
-          url: system.url,
-          token: TOKENS.ops,
-          application: APPLICATION,
-          account: ACCOUNT,
-          label: REVISION_LABEL,
-        }),
-      },
-      { limitMs: 3 * TARGET_MS },
-    );
-    const convergedMs = Date.now() - restartedAt;
+    const subject = {
+      system,
+      cluster,
+      namespace: NS,
+      account: ACCOUNT,
+      application: APPLICATION,
+      token: TOKENS.ops,
+    };
+    const convergedMs = await msUntilReadApiMatches(subject, restartedAt, 3 * TARGET_MS);
     console.info(
       `agent SIGKILL: ${churn.live.length} objects converged ${convergedMs} ms after the agent's restart (target ${TARGET_MS} ms)`,
     );
     expect(convergedMs).toBeLessThan(3 * TARGET_MS);
-
-    // The exact check, resourceVersions included, straight from the database (PGlite admits one
-    // process at a time, so cloudctl stops first). The cluster does not change any more.
-    await system.stop();
-    const db = await openDatabase({ kind: 'pglite', dataDir: system.dataDir });
-    try {
-      await awaitConvergence(
-        { cluster: clusterSource(cluster, list), stored: databaseSource(db, ACCOUNT, [NS]) },
-        { limitMs: 0 },
-      );
-    } finally {
-      await db.destroy();
-    }
+    await expectDatabaseMatches(subject);
   }, 120_000);
 });
