@@ -20,6 +20,7 @@ import { AccountPlacement, dynamicAccountsRoutes } from './dynamic-accounts/inde
 import { type GrpcEndpoint, type GrpcService, type RpcDeps, startGrpcEndpoint } from './grpc/index.ts';
 import { type HttpEndpoint, type Route, startHttpEndpoint } from './http/index.ts';
 import { inapplicableRoutes } from './inapplicable/index.ts';
+import { oauthRoutes, oauthTokens } from './oauth/index.ts';
 import { type CloudctlMetrics, createCloudctlMetrics, observabilityRoutes } from './observability/index.ts';
 import { OperationDispatcher, operationResultsHandlers } from './operations/index.ts';
 import { readModelRoutes } from './read-model/index.ts';
@@ -151,11 +152,15 @@ export async function startControlPlane(
         changed: (name, change) => (change === 'created' ? placement.created(name) : placement.place()),
       }),
       ...dynamicAccountsRoutes({ guard, store, registry, placement, now }),
+      ...oauthRoutes({ store: store.oauth, now, tokenLifetimeSeconds: config.oauth.tokenLifetimeSeconds }),
       ...inapplicableRoutes(),
     ];
     http = await startHttpEndpoint(config.http, {
       routes,
-      authenticator: new UserAuthenticator([configUsers(config.users)], config.auth),
+      authenticator: new UserAuthenticator(
+        [configUsers(config.users), oauthTokens(store.oauth, now)],
+        config.auth,
+      ),
       logger: deps.logger,
       metrics: metrics.http,
       now,

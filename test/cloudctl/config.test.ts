@@ -178,6 +178,7 @@ describe('cloudctl config print', () => {
       agents: [],
       database: { dataDir: join(dir, 'data/cloudctl') },
       operations: { waitTimeoutMs: 60_000 },
+      oauth: { tokenLifetimeSeconds: 3600 },
       logging: { level: 'info' },
     });
   });

@@ -16,6 +16,8 @@ import { ValidationFailure, zodValidator } from './request-validation.ts';
 import { Reply, type Route } from './route.ts';
 import { API_DOCS_PATH, swaggerOptions } from './swagger-document.ts';
 
+const FORM = 'application/x-www-form-urlencoded';
+
 /** Longer than any request line Node accepts (16 KiB of headers), so never the limit that bites. */
 const MAX_PARAM_LENGTH = 16 * 1024;
 
@@ -76,6 +78,25 @@ export async function startHttpEndpoint(
   // route as a string, which its schema then refuses as a 400; it is a 415.
   app.removeContentTypeParser('text/plain');
 
+  const routeOf = new Map(deps.routes.map((route) => [`${route.method} ${route.url}`, route]));
+  const routeFor = (request: FastifyRequest) =>
+    routeOf.get(`${request.method} ${request.routeOptions.url ?? ''}`);
+  // Form bodies only for the routes that say they take them (OAuth's token endpoint): to any other
+  // route a form is an unsupported media type, as before. A repeated field becomes a list, which the
+  // route's schema refuses (RFC 6749 forbids repeated parameters).
+  app.addContentTypeParser(FORM, { parseAs: 'string' }, (request, body, done) => {
+    if (!(routeFor(request)?.consumes ?? []).includes(FORM)) {
+      done(Object.assign(new Error(`${FORM} is not taken here; send application/json`), { statusCode: 415 }));
+      return;
+    }
+    const fields: Record<string, string | string[]> = {};
+    for (const [key, value] of new URLSearchParams(String(body))) {
+      const seen = fields[key];
+      fields[key] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+    }
+    done(null, fields);
+  });
+
   const fail = (
     reply: FastifyReply,
     request: FastifyRequest,
@@ -83,10 +104,13 @@ export async function startHttpEndpoint(
     code: string,
     message: string,
   ) => {
+    const own = status < 500 ? routeFor(request)?.errorBody : undefined;
     reply
       .code(status)
       .type('application/json')
-      .send(errorBody(status, code, message, request.url, deps.now()));
+      .send(
+        own === undefined ? errorBody(status, code, message, request.url, deps.now()) : own(status, message),
+      );
   };
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -165,6 +189,7 @@ export async function startHttpEndpoint(
         tags: [route.tag],
         ...(route.deprecated ? { deprecated: true } : {}),
         ...(route.produces === undefined ? {} : { produces: route.produces }),
+        ...(route.consumes === undefined ? {} : { consumes: route.consumes }),
         ...(route.access === 'user' ? { security: [{ bearer: [] }] } : {}),
       },
       // Authentication comes before validation: a caller without a token learns nothing of the route.
@@ -179,6 +204,7 @@ export async function startHttpEndpoint(
         });
         if (answer instanceof Reply) {
           if (answer.contentType !== undefined) reply.type(answer.contentType);
+          reply.headers(answer.headers);
           return reply.code(answer.status).send(answer.body);
         }
         const [status] = Object.keys(route.schema.response).map(Number);

@@ -32,10 +32,13 @@ export class Reply {
   readonly body: unknown;
   /** Set for a body that is sent as it is (a string), not as JSON. */
   readonly contentType: string | undefined;
-  constructor(status: number, body: unknown, contentType?: string) {
+  /** Extra response headers (`cache-control: no-store` on a token answer, say). */
+  readonly headers: Readonly<Record<string, string>>;
+  constructor(status: number, body: unknown, contentType?: string, headers: Record<string, string> = {}) {
     this.status = status;
     this.body = body;
     this.contentType = contentType;
+    this.headers = headers;
   }
 }
 
@@ -51,6 +54,16 @@ export interface RouteDefinition<S extends RouteSchema> {
   produces?: string[];
   /** `public`: no token needed (probes, the API document); `user`: an authenticated user. */
   access: 'public' | 'user';
+  /**
+   * Media types of the body, where not JSON alone. `application/x-www-form-urlencoded` is parsed
+   * into an object of strings for the routes that list it and refused with 415 by the others.
+   */
+  consumes?: string[];
+  /**
+   * The body of this route's refusals (400 for a bad request, 415, ...), where a protocol fixes it
+   * (OAuth's token endpoint); other routes answer the one error body.
+   */
+  errorBody?: (status: number, message: string) => unknown;
   schema: S;
   handler(request: RouteRequest<S>): Promise<unknown>;
 }
@@ -64,6 +77,8 @@ export interface Route {
   deprecated?: boolean;
   produces?: string[];
   access: 'public' | 'user';
+  consumes?: string[];
+  errorBody?: (status: number, message: string) => unknown;
   schema: RouteSchema;
   handler(request: RouteRequest<RouteSchema>): Promise<unknown>;
 }

@@ -3,6 +3,7 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { credentialsMigration } from '../credentials/index.ts';
 import { dynamicAccountsMigration } from '../dynamic-accounts/index.ts';
+import { oauthMigration } from '../oauth/index.ts';
 import { readModelMigration } from '../read-model/index.ts';
 import { tasksMigration } from '../tasks/index.ts';
 
@@ -90,6 +91,7 @@ export const migrationProvider: MigrationProvider = {
       '0003_tasks': tasksMigration,
       '0004_read_model': readModelMigration,
       '0005_dynamic_accounts': dynamicAccountsMigration,
+      '0006_oauth': oauthMigration,
     };
   },
 };

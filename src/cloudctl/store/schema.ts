@@ -174,6 +174,25 @@ export interface DynamicAccountAgentsTable {
   updated_at: Timestamp;
 }
 
+/** OAuth client credentials (oauth/): the secret is known by its SHA-256 only. */
+export interface OAuthClientsTable {
+  client_id: string;
+  name: string;
+  secret_hash: string;
+  role: string;
+  created_by: string;
+  created_at: Timestamp;
+  revoked_at: ColumnType<Date | null, Date | null, Date | null>;
+}
+
+/** Access tokens issued to OAuth clients, known by their SHA-256 only. */
+export interface OAuthTokensTable {
+  token_hash: string;
+  client_id: string;
+  issued_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface CloudctlDatabase {
   agents: AgentsTable;
   accounts: AccountsTable;
@@ -187,4 +206,6 @@ export interface CloudctlDatabase {
   read_objects: ReadObjectsTable;
   dynamic_accounts: DynamicAccountsTable;
   dynamic_account_agents: DynamicAccountAgentsTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_tokens: OAuthTokensTable;
 }

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { CacheStore, KindResolver } from '../caching/index.ts';
 import { CredentialStore } from '../credentials/index.ts';
 import { DynamicAccountStore } from '../dynamic-accounts/index.ts';
+import { OAuthStore } from '../oauth/index.ts';
 import { OperationStore } from '../operations/index.ts';
 import { ReadIndex, ReadModel } from '../read-model/index.ts';
 import { AgentStore } from '../sessions/index.ts';
@@ -17,6 +18,8 @@ export interface CloudctlStore {
   credentials: CredentialStore;
   /** Accounts registered for migration to agents, and which agents hold them. */
   dynamicAccounts: DynamicAccountStore;
+  /** OAuth client credentials and the access tokens issued to them. */
+  oauth: OAuthStore;
   operations: OperationStore;
   /** The read model: applications, clusters, server groups, ... from the index kept at ingest. */
   readModel: ReadModel;
@@ -37,6 +40,7 @@ export async function openStore(
     cache: new CacheStore(db, options.readIndex ? new ReadIndex() : undefined),
     credentials: new CredentialStore(db),
     dynamicAccounts: new DynamicAccountStore(db),
+    oauth: new OAuthStore(db),
     operations: new OperationStore(db),
     readModel: new ReadModel(db),
     tasks: new TaskStore(db),

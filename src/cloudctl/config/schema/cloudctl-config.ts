@@ -7,6 +7,7 @@ import { databaseSchema } from './database.ts';
 import { grpcSchema } from './grpc.ts';
 import { httpSchema } from './http.ts';
 import { loggingSchema } from './logging.ts';
+import { oauthSchema } from './oauth.ts';
 import { operationsSchema } from './operations.ts';
 import { usersSchema } from './users.ts';
 
@@ -18,6 +19,7 @@ export const cloudctlConfigSchema = z.strictObject({
   agents: agentsSchema,
   database: databaseSchema.prefault({}),
   operations: operationsSchema.prefault({}),
+  oauth: oauthSchema.prefault({}),
   logging: loggingSchema.prefault({}),
 });
 
