@@ -1,11 +1,15 @@
 // The token request and answer of the client-credentials grant (RFC 6749 section 4.4), with the
 // fields the spec's webhook jobs send: `audience`, `grant_type`, `client_id`, `client_secret`. The
-// grant type is a plain string here, not an enum, so that another grant is answered with the RFC's
-// `unsupported_grant_type` rather than a generic refusal.
+// grant type is parsed as any string, so that another grant is answered with the RFC's
+// `unsupported_grant_type` rather than a generic refusal; the document names the one it serves.
 import { z } from 'zod';
+import { SWAGGER_TYPE } from '../http/index.ts';
 
 export const tokenRequestSchema = z.object({
-  grant_type: z.string().describe('client_credentials'),
+  grant_type: z
+    .string()
+    .meta({ [SWAGGER_TYPE]: { type: 'string', enum: ['client_credentials'] } })
+    .describe('the grant: client_credentials only'),
   client_id: z.string().describe('the clientId POST /oauth/clients answered'),
   client_secret: z.string().describe('the clientSecret POST /oauth/clients answered'),
   audience: z.string().optional().describe("the API the token is for (cloudctl's URL); any value is taken"),
