@@ -11,9 +11,9 @@ import { writeConfig } from '../config/config-fixture.ts';
 import {
   createNamespace,
   deleteObject,
-  msUntil,
   msUntilStored,
   type RunningAgent,
+  settledAccount,
   startAgent,
 } from '../watch/watch-fixture.ts';
 
@@ -72,15 +72,7 @@ afterAll(async () => {
   await admin?.close();
 });
 
-/** The account as the control plane records it, once it has left its first state. */
-async function settled(name: string) {
-  await msUntil(
-    `${name} ACTIVE or FAILED`,
-    async () => ['ACTIVE', 'FAILED'].includes((await cp.plane.store.agents.account(name))?.status ?? ''),
-    20_000,
-  );
-  return cp.plane.store.agents.account(name);
-}
+const settled = (name: string) => settledAccount(cp, name);
 
 describe('accounts[].context', () => {
   it('the account naming the good context connects to it and streams, though the current context is dead', async () => {

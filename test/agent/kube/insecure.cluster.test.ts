@@ -9,9 +9,9 @@ import { writeConfig } from '../config/config-fixture.ts';
 import {
   createNamespace,
   deleteObject,
-  msUntil,
   msUntilStored,
   type RunningAgent,
+  settledAccount,
   startAgent,
 } from '../watch/watch-fixture.ts';
 
@@ -55,14 +55,7 @@ afterAll(async () => {
   await admin?.close();
 });
 
-async function settled(name: string) {
-  await msUntil(
-    `${name} ACTIVE or FAILED`,
-    async () => ['ACTIVE', 'FAILED'].includes((await cp.plane.store.agents.account(name))?.status ?? ''),
-    20_000,
-  );
-  return cp.plane.store.agents.account(name);
-}
+const settled = (name: string) => settledAccount(cp, name);
 
 describe('accounts[].insecure', () => {
   it('insecure: true connects to an API server whose CA the kubeconfig lacks, and streams', async () => {

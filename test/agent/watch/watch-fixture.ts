@@ -162,6 +162,16 @@ export async function msUntilStored(
   }
 }
 
+/** The account as the control plane records it, once it has left its first state (ACTIVE or FAILED). */
+export async function settledAccount(cp: TestControlPlane, name: string) {
+  await msUntil(
+    `${name} ACTIVE or FAILED`,
+    async () => ['ACTIVE', 'FAILED'].includes((await cp.plane.store.agents.account(name))?.status ?? ''),
+    20_000,
+  );
+  return cp.plane.store.agents.account(name);
+}
+
 export async function stored(
   cp: TestControlPlane,
   account: string,
