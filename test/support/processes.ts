@@ -86,6 +86,8 @@ export async function startCloudctl(
 export interface SystemPlan {
   /** Where config files and cloudctl's embedded database go. */
   dir: string;
+  /** A PostgreSQL server for cloudctl instead of the embedded database. */
+  databaseUrl?: string;
   agent: { id: string; token: string };
   users: ReadonlyArray<{ name: string; token: string; roles: readonly string[] }>;
   /** The one account the agent serves. */
@@ -132,7 +134,9 @@ export class TestSystem {
     const config = [
       `grpc:\n  host: 127.0.0.1\n  port: ${ports.grpc}`,
       `http:\n  host: 127.0.0.1\n  port: ${ports.http}`,
-      `database:\n  dataDir: ${join(plan.dir, 'cloudctl-data')}`,
+      plan.databaseUrl === undefined
+        ? `database:\n  dataDir: ${join(plan.dir, 'cloudctl-data')}`
+        : `database:\n  url: ${plan.databaseUrl}`,
       `agents:\n  - id: ${plan.agent.id}\n    tokenHash: ${hashToken(plan.agent.token)}`,
       'users:',
       ...plan.users.map(
