@@ -28,6 +28,9 @@ import { AgentRegistry, sessionHandlers } from './sessions/index.ts';
 import { type CloudctlStore, type DatabaseTarget, openStore } from './store/index.ts';
 import { opsRoutes, TaskRunner, taskRoutes } from './tasks/index.ts';
 
+/** How stale the account directory's copy may get for writes made by another cloudctl process. */
+const ACCOUNT_COPY_MAX_AGE_MS = 1000;
+
 export interface ControlPlaneDeps {
   logger: Logger;
   now?: () => Date;
@@ -95,8 +98,12 @@ export async function startControlPlane(
     waitTimeoutMs: config.operations.waitTimeoutMs,
     onOutcome: (type, outcome) => metrics.operations.inc({ type, outcome }),
   });
-  // An agent's definition of an account wins over cloudctl's own.
-  const directory = new AccountDirectory([agentAccounts(store), credentialAccounts(store.credentials)]);
+  // An agent's definition of an account wins over cloudctl's own. Writes by this process show at
+  // once; a write by another replica on the same database within ACCOUNT_COPY_MAX_AGE_MS.
+  const directory = new AccountDirectory([agentAccounts(store), credentialAccounts(store.credentials)], {
+    changes: store.accountChanges,
+    maxAgeMs: ACCOUNT_COPY_MAX_AGE_MS,
+  });
   const guard = new AccountGuard(directory);
   const placement = new AccountPlacement({ registry, store, logger: deps.logger, now });
   await placement.start();

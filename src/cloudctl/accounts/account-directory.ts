@@ -2,7 +2,7 @@
 // config file, or defined in cloudctl (credentials). The HTTP API asks it who may do what on an
 // account, and whether the account exists at all.
 import type { AccountPermissions } from '../auth/index.ts';
-import type { CloudctlStore } from '../store/index.ts';
+import type { ChangeCounter, CloudctlStore } from '../store/index.ts';
 
 export type AccountSource = 'static-agent-config' | 'cloudctl';
 
@@ -16,7 +16,6 @@ export interface KnownAccount {
 
 /** One place accounts are defined; the directory asks them all at once and ranks the answers. */
 export interface AccountLookup {
-  find(name: string): Promise<KnownAccount | undefined>;
   list(): Promise<KnownAccount[]>;
 }
 
@@ -32,36 +31,83 @@ export function agentAccounts(store: CloudctlStore): AccountLookup {
     permissions: account.permissions,
     agentId: account.agentId,
   });
-  return {
-    find: async (name) => {
-      const account = await store.agents.account(name);
-      return account === undefined ? undefined : toKnown(account);
-    },
-    list: async () => (await store.agents.accounts()).map(toKnown),
-  };
+  return { list: async () => (await store.agents.accounts()).map(toKnown) };
 }
 
+export interface AccountDirectoryOptions {
+  /** Bumped by this process's writes of accounts; a bump makes the next read reload. */
+  changes: ChangeCounter;
+  /**
+   * How old the copy may get before a read reloads it, for writes this process does not see (another
+   * cloudctl replica on the same database).
+   */
+  maxAgeMs: number;
+  now?: () => number;
+}
+
+interface Snapshot {
+  byName: ReadonlyMap<string, KnownAccount>;
+  sorted: readonly KnownAccount[];
+  generation: number;
+  loadedAt: number;
+}
+
+/**
+ * Every account, answered from an in-memory copy: a read that checks an account is on the path of
+ * every HTTP request, and asking the database each time cost more than the read itself
+ * (bench/read-api.ts). The copy is a few fields per account, not cluster objects.
+ */
 export class AccountDirectory {
   readonly #lookups: readonly AccountLookup[];
+  readonly #options: AccountDirectoryOptions;
+  readonly #now: () => number;
+  #snapshot: Snapshot | undefined;
+  #loading: Promise<Snapshot> | undefined;
 
-  constructor(lookups: readonly AccountLookup[]) {
+  constructor(lookups: readonly AccountLookup[], options: AccountDirectoryOptions) {
     this.#lookups = lookups;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
   }
 
   /** The account by name; an agent's definition wins over cloudctl's, as the spec says. */
   async find(name: string): Promise<KnownAccount | undefined> {
-    // Concurrently: on PostgreSQL the sources' queries overlap, so a read that checks an account
-    // costs one round trip, not one per source (bench/read-api.ts measures it).
-    const found = await Promise.all(this.#lookups.map((lookup) => lookup.find(name)));
-    return found.find((account) => account !== undefined);
+    return (await this.#current()).byName.get(name);
   }
 
   /** Every account, by name; where two sources define a name, the first source's definition. */
   async list(): Promise<KnownAccount[]> {
+    return [...(await this.#current()).sorted];
+  }
+
+  #current(): Promise<Snapshot> {
+    const snapshot = this.#snapshot;
+    if (
+      snapshot !== undefined &&
+      snapshot.generation === this.#options.changes.value &&
+      this.#now() - snapshot.loadedAt < this.#options.maxAgeMs
+    ) {
+      return Promise.resolve(snapshot);
+    }
+    // One load at a time: readers arriving meanwhile share it. A write during the load bumps the
+    // counter past the generation the load started at, so the next read loads again.
+    this.#loading ??= this.#load().finally(() => {
+      this.#loading = undefined;
+    });
+    return this.#loading;
+  }
+
+  async #load(): Promise<Snapshot> {
+    const generation = this.#options.changes.value;
+    const loadedAt = this.#now();
     const byName = new Map<string, KnownAccount>();
+    // Concurrently: on PostgreSQL the sources' queries overlap.
     for (const accounts of await Promise.all(this.#lookups.map((lookup) => lookup.list()))) {
       for (const account of accounts) if (!byName.has(account.name)) byName.set(account.name, account);
     }
-    return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+    const sorted = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+    const snapshot = { byName, sorted, generation, loadedAt };
+    this.#snapshot = snapshot;
+    return snapshot;
   }
 }

@@ -3,6 +3,7 @@
 export { type AccountAssignment, AccountAssignments } from './account-assignments.ts';
 export {
   AccountDirectory,
+  type AccountDirectoryOptions,
   type AccountLookup,
   type AccountSource,
   agentAccounts,

@@ -12,11 +12,5 @@ function toKnown(credentials: StoredCredentials): KnownAccount {
 }
 
 export function credentialAccounts(credentials: CredentialStore): AccountLookup {
-  return {
-    find: async (name) => {
-      const found = await credentials.get(name);
-      return found === undefined ? undefined : toKnown(found);
-    },
-    list: async () => (await credentials.list()).map(toKnown),
-  };
+  return { list: async () => (await credentials.list()).map(toKnown) };
 }

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { errorCode, isRecord } from '../../lib/is-record.ts';
 import type { AccountPermissions } from '../auth/index.ts';
-import type { CredentialRevisionsTable, CredentialsTable, Database } from '../store/index.ts';
+import type { ChangeCounter, CredentialRevisionsTable, CredentialsTable, Database } from '../store/index.ts';
 
 export interface CredentialsWrite {
   name: string;
@@ -78,9 +78,11 @@ function toRevision(row: Selectable<CredentialRevisionsTable>): CredentialsRevis
 
 export class CredentialStore {
   readonly #db: Database;
+  readonly #accountChanges: ChangeCounter;
 
-  constructor(db: Database) {
+  constructor(db: Database, accountChanges: ChangeCounter) {
     this.#db = db;
+    this.#accountChanges = accountChanges;
   }
 
   /** Stores a new definition as the name's next revision; 'exists' when the name is taken. */
@@ -116,56 +118,66 @@ export class CredentialStore {
     } catch (error) {
       if (errorCode(error) === UNIQUE_VIOLATION) return 'exists';
       throw error;
+    } finally {
+      this.#accountChanges.changed();
     }
   }
 
   /** Replaces the definition, as the next revision; 'missing' when there is none to replace. */
   async update(write: CredentialsWrite, now: Date): Promise<StoredCredentials | 'missing'> {
-    return this.#db.transaction().execute(async (tx) => {
-      // The row lock taken here orders concurrent writes of one name; each gets its own version.
-      const row = await tx
-        .updateTable('credentials')
-        .set({
-          type: write.type,
-          definition: JSON.stringify(write.definition),
-          permissions: JSON.stringify(write.permissions),
-          version: sql<number>`version + 1`,
-          // A revision is never older than the one before it, even if the clock steps back.
-          updated_at: sql<Date>`greatest(${now}::timestamptz, updated_at)`,
-        })
-        .where('name', '=', write.name)
-        .returningAll()
-        .executeTakeFirst();
-      if (row === undefined) return 'missing';
-      await tx.insertInto('credential_revisions').values(revisionOf(row)).execute();
-      return toStored(row);
-    });
+    try {
+      return await this.#db.transaction().execute(async (tx) => {
+        // The row lock taken here orders concurrent writes of one name; each gets its own version.
+        const row = await tx
+          .updateTable('credentials')
+          .set({
+            type: write.type,
+            definition: JSON.stringify(write.definition),
+            permissions: JSON.stringify(write.permissions),
+            version: sql<number>`version + 1`,
+            // A revision is never older than the one before it, even if the clock steps back.
+            updated_at: sql<Date>`greatest(${now}::timestamptz, updated_at)`,
+          })
+          .where('name', '=', write.name)
+          .returningAll()
+          .executeTakeFirst();
+        if (row === undefined) return 'missing';
+        await tx.insertInto('credential_revisions').values(revisionOf(row)).execute();
+        return toStored(row);
+      });
+    } finally {
+      this.#accountChanges.changed();
+    }
   }
 
   /** Removes the definition and records the delete as a revision; 'missing' when there is none. */
   async delete(name: string, now: Date): Promise<CredentialsRevision | 'missing'> {
-    return this.#db.transaction().execute(async (tx) => {
-      const row = await tx
-        .deleteFrom('credentials')
-        .where('name', '=', name)
-        .returningAll()
-        .executeTakeFirst();
-      if (row === undefined) return 'missing';
-      const at = row.updated_at > now ? row.updated_at : now;
-      const revision = await tx
-        .insertInto('credential_revisions')
-        .values({
-          name,
-          version: row.version + 1,
-          deleted: true,
-          definition: null,
-          permissions: JSON.stringify(row.permissions),
-          created_at: at,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toRevision(revision);
-    });
+    try {
+      return await this.#db.transaction().execute(async (tx) => {
+        const row = await tx
+          .deleteFrom('credentials')
+          .where('name', '=', name)
+          .returningAll()
+          .executeTakeFirst();
+        if (row === undefined) return 'missing';
+        const at = row.updated_at > now ? row.updated_at : now;
+        const revision = await tx
+          .insertInto('credential_revisions')
+          .values({
+            name,
+            version: row.version + 1,
+            deleted: true,
+            definition: null,
+            permissions: JSON.stringify(row.permissions),
+            created_at: at,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return toRevision(revision);
+      });
+    } finally {
+      this.#accountChanges.changed();
+    }
   }
 
   async get(name: string): Promise<StoredCredentials | undefined> {

@@ -1,7 +1,7 @@
 // Agents and the accounts they serve, as registered: who serves which account, and each account's
 // reported status. The live view (who is connected now) is the registry; this is its durable record.
 import type { Selectable } from 'kysely';
-import type { AccountsTable, Database } from '../store/index.ts';
+import type { AccountsTable, ChangeCounter, Database } from '../store/index.ts';
 
 export interface AgentRegistration {
   agentId: string;
@@ -40,9 +40,11 @@ export interface StoredAgent {
 
 export class AgentStore {
   readonly #db: Database;
+  readonly #accountChanges: ChangeCounter;
 
-  constructor(db: Database) {
+  constructor(db: Database, accountChanges: ChangeCounter) {
     this.#db = db;
+    this.#accountChanges = accountChanges;
   }
 
   /** Records the agent as connected and makes it the owner of the accounts it registered. */
@@ -78,6 +80,7 @@ export class AgentStore {
           .execute();
       }
     });
+    this.#accountChanges.changed();
   }
 
   async heartbeat(agentId: string, now: Date): Promise<void> {

@@ -10,10 +10,13 @@ import { OperationStore } from '../operations/index.ts';
 import { ReadIndex, ReadModel } from '../read-model/index.ts';
 import { AgentStore } from '../sessions/index.ts';
 import { TaskStore } from '../tasks/index.ts';
+import { ChangeCounter } from './change-counter.ts';
 import { type DatabaseTarget, openDatabase } from './database.ts';
 
 export interface CloudctlStore {
   agents: AgentStore;
+  /** Counts this process's writes of accounts (agents' registrations and cloudctl's credentials). */
+  accountChanges: ChangeCounter;
   cache: CacheStore;
   credentials: CredentialStore;
   /** Accounts registered for migration to agents, and which agents hold them. */
@@ -35,10 +38,12 @@ export async function openStore(
   options: { readIndex: boolean } = { readIndex: true },
 ): Promise<CloudctlStore> {
   const db = await openDatabase(target);
+  const accountChanges = new ChangeCounter();
   return {
-    agents: new AgentStore(db),
+    agents: new AgentStore(db, accountChanges),
+    accountChanges,
     cache: new CacheStore(db, options.readIndex ? new ReadIndex() : undefined),
-    credentials: new CredentialStore(db),
+    credentials: new CredentialStore(db, accountChanges),
     dynamicAccounts: new DynamicAccountStore(db),
     oauth: new OAuthStore(db),
     operations: new OperationStore(db),
