@@ -24,6 +24,7 @@ import { oauthRoutes, oauthTokens } from './oauth/index.ts';
 import { type CloudctlMetrics, createCloudctlMetrics, observabilityRoutes } from './observability/index.ts';
 import { OperationDispatcher, operationResultsHandlers } from './operations/index.ts';
 import { readModelRoutes } from './read-model/index.ts';
+import { REPLICA_BEAT_MS, ReplicaMembership, startPostgresReplicaBus } from './replicas/index.ts';
 import { AgentRegistry, sessionHandlers } from './sessions/index.ts';
 import { type CloudctlStore, type DatabaseTarget, openStore } from './store/index.ts';
 import { opsRoutes, TaskRunner, taskRoutes } from './tasks/index.ts';
@@ -88,16 +89,37 @@ export async function startControlPlane(
   const now = deps.now ?? (() => new Date());
   const store = await openStore(databaseTarget(config.database), { readIndex: deps.readIndex ?? true });
   const registry = new AgentRegistry();
+  // On PostgreSQL, cloudctl is one of any number of replicas: work for an account whose agent holds
+  // its stream with another replica goes there (the embedded database is single-node by nature).
+  const replicas: ReplicaMembership | undefined =
+    config.database.url === undefined
+      ? undefined
+      : new ReplicaMembership({
+          store: store.replicas,
+          bus: await startPostgresReplicaBus({
+            url: config.database.url,
+            notify: (channel, payload) => store.replicas.notify(channel, payload),
+            logger: deps.logger,
+          }),
+          registry,
+          logger: deps.logger,
+          beatMs: REPLICA_BEAT_MS,
+          deliver: (operationId, sessionId) => operations.deliver(operationId, sessionId),
+          resultStored: (operationId) => operations.resultStoredElsewhere(operationId),
+          recheck: () => operations.recheckWaiting(),
+        });
   const metricsRegistry = new Registry();
   const metrics = createCloudctlMetrics(metricsRegistry, { sessions: () => registry.list().length });
-  const operations = new OperationDispatcher({
+  const operations: OperationDispatcher = new OperationDispatcher({
     registry,
     store,
     logger: deps.logger,
     now,
     waitTimeoutMs: config.operations.waitTimeoutMs,
     onOutcome: (type, outcome) => metrics.operations.inc({ type, outcome }),
+    router: replicas,
   });
+  await replicas?.start();
   // An agent's definition of an account wins over cloudctl's own. Writes by this process show at
   // once; a write by another replica on the same database within ACCOUNT_COPY_MAX_AGE_MS.
   const directory = new AccountDirectory([agentAccounts(store), credentialAccounts(store.credentials)], {
@@ -202,6 +224,7 @@ export async function startControlPlane(
       placement.close();
       await tasksStopped;
       await grpc.close();
+      await replicas?.close();
       await store.close();
     },
   };

@@ -31,7 +31,7 @@ import { type Subscription, subscriptionOf } from './subscription.ts';
 
 export interface PlacementDeps {
   registry: AgentRegistry;
-  store: Pick<CloudctlStore, 'credentials'> & { dynamicAccounts: DynamicAccountStore };
+  store: Pick<CloudctlStore, 'credentials' | 'replicas'> & { dynamicAccounts: DynamicAccountStore };
   logger: Logger;
   now: () => Date;
   /** Timers for subscription scans; tests may pass their own. */
@@ -114,9 +114,15 @@ export class AccountPlacement implements SessionListener {
     return run;
   }
 
-  /** Sessions of an earlier run held nothing now: the agents will reconnect and be placed again. */
+  /**
+   * Sessions of an earlier run hold nothing now: the agents will reconnect and be placed again. The
+   * sessions other live replicas hold (cloudctl on a shared PostgreSQL) are theirs and stay.
+   */
   async start(): Promise<void> {
-    await this.serial(() => this.#deps.store.dynamicAccounts.dropSessionsOtherThan([]));
+    await this.serial(async () => {
+      const live = await this.#deps.store.replicas.liveSessionIds();
+      await this.#deps.store.dynamicAccounts.dropSessionsOtherThan(live);
+    });
   }
 
   close(): void {

@@ -6,6 +6,7 @@ export {
   type OperationRequest,
 } from './operation-dispatcher.ts';
 export { operationResultsHandlers } from './operation-results-rpc.ts';
+export type { OperationRouter, RemoteSession } from './operation-router.ts';
 export {
   type NewOperation,
   OperationStore,

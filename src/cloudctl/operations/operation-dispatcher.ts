@@ -5,8 +5,9 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { toTimestamp } from '../../proto/index.ts';
 import { CloudctlError } from '../errors.ts';
-import type { AgentRegistry } from '../sessions/index.ts';
+import type { AgentRegistry, AgentSession } from '../sessions/index.ts';
 import type { CloudctlStore } from '../store/index.ts';
+import type { OperationRouter } from './operation-router.ts';
 
 export interface OperationRequest {
   /** The operation's id; a new one when absent. A caller that must find the operation again after a
@@ -37,6 +38,8 @@ export interface OperationDispatcherDeps {
   newId?: () => string;
   /** Told how each waited-for operation ended, for metrics. */
   onOutcome?: (type: string, outcome: 'succeeded' | 'failed' | 'timed_out' | 'no_agent') => void;
+  /** Other replicas' sessions, when cloudctl runs in several (none for a single cloudctl). */
+  router?: OperationRouter;
 }
 
 interface Waiter {
@@ -54,9 +57,11 @@ export class OperationDispatcher {
   }
 
   async execute(request: OperationRequest): Promise<OperationOutcome> {
-    const { registry, store, logger, now } = this.#deps;
+    const { registry, store, now } = this.#deps;
     const session = registry.sessionFor(request.account);
-    if (session === undefined) {
+    const remote = session === undefined ? await this.#deps.router?.holderOf(request.account) : undefined;
+    const target = session ?? remote;
+    if (target === undefined) {
       this.#deps.onOutcome?.(request.type, 'no_agent');
       throw new CloudctlError('AGENT_NOT_CONNECTED', `no connected agent serves account ${request.account}`);
     }
@@ -65,21 +70,63 @@ export class OperationDispatcher {
     const deadline = new Date(now().getTime() + timeoutMs);
     const payload = JSON.stringify(request.payload ?? null);
     await store.operations.create(
-      { id, account: request.account, agentId: session.agentId, type: request.type, payload, deadline },
+      { id, account: request.account, agentId: target.agentId, type: request.type, payload, deadline },
       now(),
     );
-    const result = this.#wait(id, request.type, request.account, deadline, session.resultRetryWindowMs);
+    const result = this.#wait(id, request.type, request.account, deadline, target.resultRetryWindowMs);
+    if (session !== undefined) this.#send(session, { ...request, id, payload, deadline });
+    else if (remote !== undefined) {
+      // The holding replica reads the stored operation and sends it; its result comes back here
+      // through the database and the router's word that it is stored.
+      await this.#deps.router?.route(remote, id);
+      this.#deps.logger.debug(
+        { operationId: id, type: request.type, account: request.account, replica: remote.replicaId },
+        'operation routed to the replica holding the agent',
+      );
+    }
+    return result;
+  }
+
+  /**
+   * Sends an operation another replica stored for a session of this one. Nothing happens when the
+   * operation has a result or passed its deadline, or the session is gone (the caller's wait ends at
+   * its deadline).
+   */
+  async deliver(operationId: string, sessionId: string): Promise<void> {
+    const { registry, store, logger, now } = this.#deps;
+    const stored = await store.operations.get(operationId);
+    if (stored === undefined || stored.reportedAt !== null || stored.deadline <= now()) return;
+    const session = registry.session(sessionId) ?? registry.newestSessionOf(stored.agentId);
+    if (session === undefined) {
+      logger.warn({ operationId, sessionId }, 'routed operation: the session is no longer here');
+      return;
+    }
+    this.#send(session, {
+      id: stored.id,
+      type: stored.type,
+      account: stored.account,
+      payload: JSON.stringify(stored.payload ?? null),
+      deadline: stored.deadline,
+    });
+  }
+
+  #send(
+    session: AgentSession,
+    operation: { id: string; type: string; account: string; payload: string; deadline: Date },
+  ): void {
     const sent = session.send({
       operation: {
-        id,
-        type: request.type,
-        account: request.account,
-        payload: Buffer.from(payload),
-        deadline: toTimestamp(deadline),
+        id: operation.id,
+        type: operation.type,
+        account: operation.account,
+        payload: Buffer.from(operation.payload),
+        deadline: toTimestamp(operation.deadline),
       },
     });
-    logger.debug({ operationId: id, type: request.type, account: request.account, sent }, 'operation sent');
-    return result;
+    this.#deps.logger.debug(
+      { operationId: operation.id, type: operation.type, account: operation.account, sent },
+      'operation sent',
+    );
   }
 
   /**
@@ -146,13 +193,45 @@ export class OperationDispatcher {
     });
   }
 
-  /** Called once a result is recorded: hands it to whoever waits for it (nobody, after a timeout). */
+  /** Called once a result is recorded: hands it to whoever waits for it, here or on another replica. */
   resultRecorded(outcome: OperationOutcome): void {
     const waiter = this.#waiting.get(outcome.id);
-    if (waiter === undefined) return;
+    if (waiter === undefined) {
+      this.#deps.router
+        ?.resultStored(outcome.id)
+        .catch((error: unknown) =>
+          this.#deps.logger.warn(
+            { err: error, operationId: outcome.id },
+            'cannot tell the replicas of a result',
+          ),
+        );
+      return;
+    }
     this.#waiting.delete(outcome.id);
     clearTimeout(waiter.timer);
     waiter.resolve(outcome);
+  }
+
+  /** Another replica stored the result of an operation: if it is waited for here, reads and hands it on. */
+  async resultStoredElsewhere(operationId: string): Promise<void> {
+    if (!this.#waiting.has(operationId)) return;
+    const stored = await this.#deps.store.operations.get(operationId);
+    if (stored?.reportedAt == null) return;
+    const waiter = this.#waiting.get(operationId);
+    if (waiter === undefined) return;
+    this.#waiting.delete(operationId);
+    clearTimeout(waiter.timer);
+    waiter.resolve({
+      id: operationId,
+      outcome: stored.state === 'failed' ? 'failed' : 'succeeded',
+      result: stored.result ?? undefined,
+      error: stored.error,
+    });
+  }
+
+  /** Reads every awaited operation again (word of stored results may have been missed). */
+  async recheckWaiting(): Promise<void> {
+    await Promise.all([...this.#waiting.keys()].map((id) => this.resultStoredElsewhere(id)));
   }
 
   /** Fails every wait (the control plane is stopping). */

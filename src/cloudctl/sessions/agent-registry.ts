@@ -45,13 +45,28 @@ export type SessionView = Omit<AgentSession, 'send'>;
 
 export class AgentRegistry {
   readonly #sessions = new Map<string, AgentSession>();
+  readonly #changeListeners: Array<() => void> = [];
 
   add(session: AgentSession): void {
     this.#sessions.set(session.sessionId, session);
+    this.#changed();
   }
 
   remove(sessionId: string): void {
-    this.#sessions.delete(sessionId);
+    if (this.#sessions.delete(sessionId)) this.#changed();
+  }
+
+  /** Called after a session is added or removed or its accounts change (not on heartbeats). */
+  onChange(listener: () => void): void {
+    this.#changeListeners.push(listener);
+  }
+
+  #changed(): void {
+    for (const listener of this.#changeListeners) listener();
+  }
+
+  session(sessionId: string): AgentSession | undefined {
+    return this.#sessions.get(sessionId);
   }
 
   heartbeat(sessionId: string, at: Date): void {
@@ -62,7 +77,9 @@ export class AgentRegistry {
   /** Adds or drops accounts of a session (dynamic accounts). */
   setAccounts(sessionId: string, accounts: SessionAccount[]): void {
     const session = this.#sessions.get(sessionId);
-    if (session !== undefined) session.accounts = accounts;
+    if (session === undefined) return;
+    session.accounts = accounts;
+    this.#changed();
   }
 
   list(): SessionView[] {

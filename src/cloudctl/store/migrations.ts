@@ -5,6 +5,7 @@ import { credentialsMigration } from '../credentials/index.ts';
 import { dynamicAccountsMigration } from '../dynamic-accounts/index.ts';
 import { oauthMigration } from '../oauth/index.ts';
 import { readModelMigration } from '../read-model/index.ts';
+import { replicaMigration } from '../replicas/index.ts';
 import { tasksMigration } from '../tasks/index.ts';
 
 const initial: Migration = {
@@ -92,6 +93,8 @@ export const migrationProvider: MigrationProvider = {
       '0004_read_model': readModelMigration,
       '0005_dynamic_accounts': dynamicAccountsMigration,
       '0006_oauth': oauthMigration,
+      // 0007 and 0008 are the deployment service's (deployments, webhook runs).
+      '0009_replicas': replicaMigration,
     };
   },
 };

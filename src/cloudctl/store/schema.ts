@@ -193,6 +193,22 @@ export interface OAuthTokensTable {
   expires_at: Timestamp;
 }
 
+export interface ReplicasTable {
+  id: string;
+  started_at: Timestamp;
+  seen_at: Timestamp;
+}
+
+export interface ReplicaSessionsTable {
+  session_id: string;
+  replica_id: string;
+  agent_id: string;
+  connected_at: Timestamp;
+  result_retry_window_ms: number;
+  /** [{ name, static }]. */
+  accounts: Json;
+}
+
 export interface CloudctlDatabase {
   agents: AgentsTable;
   accounts: AccountsTable;
@@ -208,4 +224,6 @@ export interface CloudctlDatabase {
   dynamic_account_agents: DynamicAccountAgentsTable;
   oauth_clients: OAuthClientsTable;
   oauth_tokens: OAuthTokensTable;
+  replicas: ReplicasTable;
+  replica_sessions: ReplicaSessionsTable;
 }

@@ -8,6 +8,7 @@ import { DynamicAccountStore } from '../dynamic-accounts/index.ts';
 import { OAuthStore } from '../oauth/index.ts';
 import { OperationStore } from '../operations/index.ts';
 import { ReadIndex, ReadModel } from '../read-model/index.ts';
+import { REPLICA_LEASE_MS, ReplicaStore } from '../replicas/index.ts';
 import { AgentStore } from '../sessions/index.ts';
 import { TaskStore } from '../tasks/index.ts';
 import { ChangeCounter } from './change-counter.ts';
@@ -26,6 +27,8 @@ export interface CloudctlStore {
   operations: OperationStore;
   /** The read model: applications, clusters, server groups, ... from the index kept at ingest. */
   readModel: ReadModel;
+  /** cloudctl replicas sharing a PostgreSQL, and the agent sessions each holds. */
+  replicas: ReplicaStore;
   tasks: TaskStore;
   kinds: KindResolver;
   /** Resolves once the database answers a query; for readiness. */
@@ -48,6 +51,7 @@ export async function openStore(
     oauth: new OAuthStore(db),
     operations: new OperationStore(db),
     readModel: new ReadModel(db),
+    replicas: new ReplicaStore(db, REPLICA_LEASE_MS),
     tasks: new TaskStore(db),
     kinds: new KindResolver(db),
     ping: async () => {

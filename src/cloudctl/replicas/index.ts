@@ -1,0 +1,13 @@
+// Replicas: several cloudctl processes on one PostgreSQL. Each records the agent sessions it holds;
+// work for an account that arrives at one replica is sent by the replica holding the agent's stream.
+export { startPostgresReplicaBus } from './postgres-replica-bus.ts';
+export type { ReplicaBus } from './replica-bus.ts';
+export { ReplicaMembership, type ReplicaMembershipDeps } from './replica-membership.ts';
+export { replicaMigration } from './replica-migration.ts';
+export {
+  type PublishedSession,
+  REPLICA_BEAT_MS,
+  REPLICA_LEASE_MS,
+  ReplicaStore,
+  type SessionHolder,
+} from './replica-store.ts';

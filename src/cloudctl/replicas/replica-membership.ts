@@ -1,0 +1,132 @@
+// This process as one of several cloudctl replicas on one PostgreSQL: it beats, publishes the agent
+// sessions it holds, routes an operation to the replica whose session serves the account, sends the
+// operations routed to it, and passes on word that a result is stored. Every fact lives in the
+// database; the bus only says "look now", so a missed word costs latency, never data.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { OperationRouter, RemoteSession } from '../operations/index.ts';
+import type { AgentRegistry } from '../sessions/index.ts';
+import type { ReplicaBus } from './replica-bus.ts';
+import type { ReplicaStore } from './replica-store.ts';
+
+const ROUTE_CHANNEL = 'orchagent_route';
+const RESULT_CHANNEL = 'orchagent_result';
+
+export interface ReplicaMembershipDeps {
+  store: ReplicaStore;
+  bus: ReplicaBus;
+  registry: AgentRegistry;
+  logger: Logger;
+  beatMs: number;
+  /** Sends an operation stored by another replica on a session of this one. */
+  deliver(operationId: string, sessionId: string): Promise<void>;
+  /** Another replica stored an operation's result. */
+  resultStored(operationId: string): Promise<void>;
+  /** The bus lost words: read every awaited result again. */
+  recheck(): Promise<void>;
+}
+
+interface RouteWord {
+  replicaId: string;
+  operationId: string;
+  sessionId: string;
+}
+
+export class ReplicaMembership implements OperationRouter {
+  readonly id = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  readonly #deps: ReplicaMembershipDeps;
+  #timer: NodeJS.Timeout | undefined;
+  #publishing: Promise<void> = Promise.resolve();
+  #republish = false;
+
+  constructor(deps: ReplicaMembershipDeps) {
+    this.#deps = deps;
+  }
+
+  async start(): Promise<void> {
+    const { bus, logger } = this.#deps;
+    await bus.listen(ROUTE_CHANNEL, (payload) => {
+      const word = JSON.parse(payload) as RouteWord;
+      if (word.replicaId !== this.id) return;
+      this.#deps
+        .deliver(word.operationId, word.sessionId)
+        .catch((error: unknown) =>
+          logger.error({ err: error, operationId: word.operationId }, 'cannot send a routed operation'),
+        );
+    });
+    await bus.listen(RESULT_CHANNEL, (operationId) => {
+      this.#deps
+        .resultStored(operationId)
+        .catch((error: unknown) => logger.warn({ err: error, operationId }, 'cannot read a stored result'));
+    });
+    bus.onReconnected(() => {
+      this.#deps.recheck().catch((error: unknown) => logger.warn({ err: error }, 'cannot re-read results'));
+    });
+    this.#deps.registry.onChange(() => this.#publish());
+    await this.#beat();
+    this.#timer = setInterval(() => {
+      this.#beat().catch((error: unknown) => logger.warn({ err: error }, 'replica beat failed'));
+    }, this.#deps.beatMs);
+    this.#timer.unref();
+    logger.info({ replica: this.id }, 'serving as a replica on the shared database');
+  }
+
+  async holderOf(account: string): Promise<RemoteSession | undefined> {
+    const holders = await this.#deps.store.holdersOf(account, this.id);
+    // As AgentRegistry.sessionFor chooses locally: an agent's own definition first, then the newest.
+    let chosen: (typeof holders)[number] | undefined;
+    let chosenStatic = false;
+    for (const holder of holders) {
+      const isStatic = holder.accounts.some((a) => a.name === account && a.static);
+      if (chosenStatic && !isStatic) continue;
+      if (chosen === undefined || (isStatic && !chosenStatic) || holder.connectedAt >= chosen.connectedAt) {
+        chosen = holder;
+        chosenStatic = isStatic;
+      }
+    }
+    return chosen;
+  }
+
+  async route(holder: RemoteSession, operationId: string): Promise<void> {
+    const word: RouteWord = { replicaId: holder.replicaId, operationId, sessionId: holder.sessionId };
+    await this.#deps.bus.notify(ROUTE_CHANNEL, JSON.stringify(word));
+  }
+
+  async resultStored(operationId: string): Promise<void> {
+    await this.#deps.bus.notify(RESULT_CHANNEL, operationId);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#publishing;
+    await this.#deps.store.leave(this.id);
+    await this.#deps.bus.close();
+  }
+
+  async #beat(): Promise<void> {
+    await this.#deps.store.beat(this.id);
+    // Also repairs a publish that failed: the sessions are rewritten from the registry each beat.
+    this.#publish();
+    await this.#publishing;
+  }
+
+  /** Writes the registry's sessions; changes during a write are written once more after it. */
+  #publish(): void {
+    if (this.#republish) return;
+    this.#republish = true;
+    this.#publishing = this.#publishing.then(async () => {
+      this.#republish = false;
+      const sessions = this.#deps.registry.list().map((session) => ({
+        sessionId: session.sessionId,
+        agentId: session.agentId,
+        connectedAt: session.connectedAt,
+        resultRetryWindowMs: session.resultRetryWindowMs,
+        accounts: session.accounts.map((a) => ({ name: a.name, static: a.source === 'static-agent-config' })),
+      }));
+      await this.#deps.store.publish(this.id, sessions).catch((error: unknown) => {
+        this.#deps.logger.warn({ err: error }, 'cannot publish the sessions this replica holds');
+      });
+    });
+  }
+}

@@ -1,0 +1,30 @@
+// The replicas of cloudctl sharing one PostgreSQL, and the agent sessions each holds: how a replica
+// that gets work for an account finds the replica whose stream reaches the account's agent. A
+// replica's rows mean nothing once its `seen_at` is older than the replica lease.
+import type { Kysely, Migration } from 'kysely';
+
+export const replicaMigration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('replicas')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('started_at', 'timestamptz', (c) => c.notNull())
+      .addColumn('seen_at', 'timestamptz', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('replica_sessions')
+      .addColumn('session_id', 'text', (c) => c.primaryKey())
+      .addColumn('replica_id', 'text', (c) => c.notNull())
+      .addColumn('agent_id', 'text', (c) => c.notNull())
+      .addColumn('connected_at', 'timestamptz', (c) => c.notNull())
+      .addColumn('result_retry_window_ms', 'integer', (c) => c.notNull())
+      // [{ name, static }]: the accounts the session serves, and whether from the agent's own config.
+      .addColumn('accounts', 'jsonb', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('replica_sessions_replica_idx')
+      .on('replica_sessions')
+      .column('replica_id')
+      .execute();
+  },
+};

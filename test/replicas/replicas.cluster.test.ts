@@ -1,0 +1,216 @@
+// cloudctl in three replicas on one PostgreSQL, with an agent reaching them through one front (as a
+// Kubernetes Service would): work that arrives at a replica without the agent's session is sent by
+// the replica that holds it, and SIGKILLing that replica in the middle of an operation moves the agent
+// to another one while the operation completes exactly once and nothing stored is lost.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../src/cloudctl/index.ts';
+import { type Database, openDatabase } from '../../src/cloudctl/store/index.ts';
+import { type ApiClient, apiClient } from '../cloudctl/http-client.ts';
+import { freePort } from '../cluster/free-port.ts';
+import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../cluster/index.ts';
+import { kwokNode } from '../cluster/kwok.ts';
+import { awaitConvergence, clusterSource, databaseSource } from '../support/convergence.ts';
+import { type PostgresServer, startPostgres } from '../support/postgres-server.ts';
+import { type RunningProcess, startCloudctl, startProcess, waitReady } from '../support/processes.ts';
+import { startTcpService, type TcpService } from '../support/tcp-service.ts';
+
+const NS = 'replicas-e2e';
+const ACCOUNT = 'replicas-e2e';
+const AGENT_ID = 'replicas-agent';
+const TOKENS = { agent: 'agent-token-replicas-4e1a', ops: 'ops-token-replicas-90b3' };
+/** A label no node carries until the test adds one: the Job's pod waits, so the operation runs on. */
+const HOLD_LABEL = 'orch-agent-test/replicas-hold';
+
+interface Replica {
+  name: string;
+  http: number;
+  grpc: number;
+  process: RunningProcess;
+  api: ApiClient;
+}
+
+let dir: string;
+let postgres: PostgresServer;
+let db: Database;
+let cluster: ClusterClient;
+let replicas: Replica[];
+let front: TcpService;
+let agent: RunningProcess;
+const nodes: string[] = [];
+
+async function serveReplica(name: string, databaseUrl: string): Promise<Replica> {
+  const http = await freePort();
+  const grpc = await freePort();
+  const config = [
+    `grpc:\n  host: 127.0.0.1\n  port: ${grpc}`,
+    `http:\n  host: 127.0.0.1\n  port: ${http}`,
+    `database:\n  url: ${databaseUrl}`,
+    `agents:\n  - id: ${AGENT_ID}\n    tokenHash: ${hashToken(TOKENS.agent)}`,
+    `users:\n  - name: olga\n    tokenHash: ${hashToken(TOKENS.ops)}\n    roles: [ops]`,
+    '',
+  ].join('\n');
+  const process = await startCloudctl(dir, `${name}.yaml`, config, http);
+  return { name, http, grpc, process, api: apiClient(`http://127.0.0.1:${http}`, TOKENS.ops) };
+}
+
+async function startAgent(grpcAddress: string): Promise<RunningProcess> {
+  const healthPort = await freePort();
+  const file = join(dir, 'agent.yaml');
+  await writeFile(
+    file,
+    [
+      `cloudctl:\n  grpc: ${grpcAddress}\n  insecure: true\n  auth:\n    token: encrypted:env!n:TEST_AGENT_TOKEN`,
+      '  responseRetries:\n    backOffMs: 300',
+      `server:\n  host: 127.0.0.1\n  port: ${healthPort}`,
+      'orchestrator:\n  reconnectTimeoutMs: 300\n  accounts:',
+      `    - name: ${ACCOUNT}`,
+      `      orchConfigFile: ${sharedCluster().kubeconfigPath}`,
+      `      namespaces: [${NS}]`,
+      '      kinds: [job]',
+      '      permissions:\n        READ: [ops]\n        WRITE: [ops]',
+      'logging:\n  format: json',
+      '',
+    ].join('\n'),
+  );
+  const started = startProcess('orch-agent', ['run', '--config', file], {
+    TEST_AGENT_TOKEN: TOKENS.agent,
+    ORCH_AGENT_ID: AGENT_ID,
+  });
+  await waitReady(started, `http://127.0.0.1:${healthPort}/ready`);
+  return started;
+}
+
+/** The replica whose row says it holds the agent's session now. */
+async function holderOfAgent(): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('replica_sessions')
+    .select('replica_id')
+    .where('agent_id', '=', AGENT_ID)
+    .orderBy('connected_at', 'desc')
+    .executeTakeFirst();
+  return row?.replica_id;
+}
+
+async function taskDone(client: ApiClient, id: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await client.get(`/task/${id}`).catch(() => undefined);
+    if (answer?.status === 200 && answer.body.status.completed) return answer.body;
+    if (Date.now() > deadline) throw new Error(`task ${id} not completed: ${JSON.stringify(answer?.body)}`);
+    await sleep(100);
+  }
+}
+
+function job(prefix: string, nodeSelector?: Record<string, string>) {
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { generateName: `${prefix}-`, namespace: NS },
+    spec: {
+      backoffLimit: 0,
+      template: {
+        spec: {
+          restartPolicy: 'Never',
+          ...(nodeSelector === undefined ? {} : { nodeSelector }),
+          containers: [{ name: 'work', image: 'registry.example/work:1' }],
+        },
+      },
+    },
+  };
+}
+
+async function jobsNamed(prefix: string): Promise<string[]> {
+  const listed = await cluster.request('GET', `/apis/batch/v1/namespaces/${NS}/jobs`);
+  const items = (listed.json as { items: Array<{ metadata: { name: string } }> }).items;
+  return items.map((item) => item.metadata.name).filter((name) => name.startsWith(`${prefix}-`));
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'replicas-e2e-'));
+  postgres = await startPostgres();
+  cluster = sharedClusterClient();
+  await cluster.request('POST', '/api/v1/namespaces', {
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
+  });
+  // One after the other: the first migrates the schema, the others find it done.
+  replicas = [];
+  for (const name of ['r0', 'r1', 'r2']) replicas.push(await serveReplica(name, postgres.url));
+  db = await openDatabase({ kind: 'postgres', url: postgres.url });
+  front = await startTcpService(replicas.map((r) => r.grpc));
+  agent = await startAgent(front.address);
+}, 180_000);
+
+afterAll(async () => {
+  await agent?.stop();
+  for (const replica of replicas ?? []) await replica.process.stop();
+  await front?.close();
+  await db?.destroy();
+  await postgres?.stop();
+  for (const node of nodes) await cluster?.request('DELETE', `/api/v1/nodes/${node}`);
+  await cluster?.request('DELETE', `/api/v1/namespaces/${NS}`);
+  await cluster?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('cloudctl in three replicas on one PostgreSQL', () => {
+  it("sends an operation that arrived at another replica through the one holding the agent's session", async () => {
+    const [, , r2] = replicas as [Replica, Replica, Replica];
+    // The front sends every new connection to the first replica that is up.
+    await expect.poll(holderOfAgent, { timeout: 10_000 }).toMatch(/.+/);
+    const holder = await holderOfAgent();
+
+    const started = await r2.api.post('/ops/runJob', { account: ACCOUNT, manifest: job('routed') });
+    expect(started.status).toBe(200);
+    const task = await taskDone(r2.api, started.body.id, 60_000);
+    expect(task.status.failed).toBe(false);
+    expect(task.resultObjects[0]).toMatchObject({ jobOutcome: 'Complete' });
+    expect(await jobsNamed('routed')).toHaveLength(1);
+    // Sent by r0, which still holds the session: nothing moved.
+    expect(await holderOfAgent()).toBe(holder);
+  }, 90_000);
+
+  it('completes an operation exactly once when the replica holding the session is SIGKILLed during it', async () => {
+    const [r0, r1, r2] = replicas as [Replica, Replica, Replica];
+    const before = await holderOfAgent();
+    const hold = `hold-${Date.now().toString(36)}`;
+    const started = await r2.api.post('/ops/runJob', {
+      account: ACCOUNT,
+      manifest: job('held', { [HOLD_LABEL]: hold }),
+    });
+    expect(started.status).toBe(200);
+    // The agent has created the Job, and its pod cannot run until a node with the label exists: the
+    // operation is under way on the agent when its replica dies.
+    await expect.poll(() => jobsNamed('held'), { timeout: 30_000 }).toHaveLength(1);
+    const killedAt = Date.now();
+    await r0.process.stop('SIGKILL');
+    await expect.poll(holderOfAgent, { timeout: 30_000 }).not.toBe(before);
+
+    const node = `replicas-${hold}`;
+    nodes.push(node);
+    const withLabel = kwokNode(node) as { metadata: { labels: Record<string, string> } };
+    withLabel.metadata.labels[HOLD_LABEL] = hold;
+    expect((await cluster.request('POST', '/api/v1/nodes', { body: withLabel })).status).toBe(201);
+
+    const task = await taskDone(r2.api, started.body.id, 90_000);
+    const doneMs = Date.now() - killedAt;
+    expect(task.status.failed, JSON.stringify(task.history)).toBe(false);
+    expect(task.resultObjects[0]).toMatchObject({ jobOutcome: 'Complete' });
+    // Executed once: one Job, though its session and the replica it came through are gone.
+    expect(await jobsNamed('held')).toHaveLength(1);
+    console.info(`replica SIGKILL during an operation: the task completed ${doneMs} ms after the kill`);
+
+    // Nothing stored is lost: the surviving replicas' store holds exactly what the cluster holds.
+    await awaitConvergence(
+      {
+        cluster: clusterSource(cluster, [{ kind: 'Job', path: `/apis/batch/v1/namespaces/${NS}/jobs` }]),
+        stored: databaseSource(db, ACCOUNT, [NS]),
+      },
+      { limitMs: 30_000 },
+    );
+    expect((await r1.api.get(`/task/${started.body.id}`)).status).toBe(200);
+  }, 180_000);
+});
