@@ -1,5 +1,6 @@
 // Wires cloudctl together: config -> store -> features -> transports (gRPC for agents, HTTP for
 // people and tools). The returned handle is what tests drive.
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
@@ -17,6 +18,7 @@ import { cacheRoutes, cachingHandlers, IngestRate, OnDemandRefresh } from './cac
 import type { CloudctlConfig } from './config/index.ts';
 import { credentialAccounts, credentialsRoutes } from './credentials/index.ts';
 import { AccountPlacement, dynamicAccountsRoutes } from './dynamic-accounts/index.ts';
+import { CloudctlError } from './errors.ts';
 import { type GrpcEndpoint, type GrpcService, type RpcDeps, startGrpcEndpoint } from './grpc/index.ts';
 import { type HttpEndpoint, type Route, startHttpEndpoint } from './http/index.ts';
 import { inapplicableRoutes } from './inapplicable/index.ts';
@@ -77,8 +79,25 @@ function agentServices(deps: RpcDeps, ingest: IngestRate): GrpcService[] {
   ];
 }
 
+/** The URL in `database.urlFile` (a mounted Secret: one line, trailing whitespace ignored). */
+function readDatabaseUrl(file: string): string {
+  let url: string;
+  try {
+    url = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new CloudctlError('CONFIG_INVALID', `database.urlFile: cannot read ${file}: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  // Never echo the content: it holds a password.
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new CloudctlError('CONFIG_INVALID', `database.urlFile: ${file} does not hold a postgres:// URL`);
+  return url;
+}
+
 export function databaseTarget(database: CloudctlConfig['database']): DatabaseTarget {
   if (database.url !== undefined) return { kind: 'postgres', url: database.url };
+  if (database.urlFile !== undefined) return { kind: 'postgres', url: readDatabaseUrl(database.urlFile) };
   return { kind: 'pglite', dataDir: database.dataDir ?? 'memory://' };
 }
 
@@ -87,17 +106,18 @@ export async function startControlPlane(
   deps: ControlPlaneDeps,
 ): Promise<ControlPlane> {
   const now = deps.now ?? (() => new Date());
-  const store = await openStore(databaseTarget(config.database), { readIndex: deps.readIndex ?? true });
+  const target = databaseTarget(config.database);
+  const store = await openStore(target, { readIndex: deps.readIndex ?? true });
   const registry = new AgentRegistry();
   // On PostgreSQL, cloudctl is one of any number of replicas: work for an account whose agent holds
   // its stream with another replica goes there (the embedded database is single-node by nature).
   const replicas: ReplicaMembership | undefined =
-    config.database.url === undefined
+    target.kind !== 'postgres'
       ? undefined
       : new ReplicaMembership({
           store: store.replicas,
           bus: await startPostgresReplicaBus({
-            url: config.database.url,
+            url: target.url,
             notify: (channel, payload) => store.replicas.notify(channel, payload),
             logger: deps.logger,
           }),

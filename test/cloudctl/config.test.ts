@@ -8,6 +8,7 @@ import { load } from 'js-yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cloudctl/cli/run-cli.ts';
 import { cloudctlSchemaIndex, hidePassword, parseConfig } from '../../src/cloudctl/config/index.ts';
+import { databaseTarget } from '../../src/cloudctl/control-plane.ts';
 import { CloudctlError } from '../../src/cloudctl/errors.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cloudctl-config-'));
@@ -134,7 +135,7 @@ describe('cloudctl config validate', () => {
     const file = writeConfig('database:\n  url: postgres://db/cloudctl\n  dataDir: data\n');
     const result = await cloudctl('config', 'validate', file);
     expect(result.stderr.split('\n')[0]).toBe(
-      `${file}:3:12: error: database.dataDir: set either url or dataDir, not both`,
+      `${file}:3:12: error: database.dataDir: set one of url, urlFile and dataDir`,
     );
   });
 
@@ -242,6 +243,31 @@ describe('parseConfig', () => {
     expect(parseConfig({ database: { dataDir: 'memory://' } }, 'test', '/etc').database.dataDir).toBe(
       'memory://',
     );
+  });
+
+  it('reads the database URL from urlFile, relative to the config, and never echoes a bad one', () => {
+    const urlDir = mkdtempSync(join(tmpdir(), 'cloudctl-url-'));
+    writeFileSync(join(urlDir, 'url'), 'postgres://cloudctl:s3cret@db:5432/cloudctl\n');
+    writeFileSync(join(urlDir, 'bad'), 'mysql://cloudctl:s3cret@db\n');
+    const config = parseConfig({ database: { urlFile: 'url' } }, 'test', urlDir);
+    expect(config.database).toEqual({ urlFile: join(urlDir, 'url') });
+    expect(databaseTarget(config.database)).toEqual({
+      kind: 'postgres',
+      url: 'postgres://cloudctl:s3cret@db:5432/cloudctl',
+    });
+    const bad = parseConfig({ database: { urlFile: 'bad' } }, 'test', urlDir);
+    expect(() => databaseTarget(bad.database)).toThrow(
+      `database.urlFile: ${join(urlDir, 'bad')} does not hold a postgres:// URL`,
+    );
+    expect(() => databaseTarget(bad.database)).not.toThrow(/s3cret/);
+    const missing = parseConfig({ database: { urlFile: 'missing' } }, 'test', urlDir);
+    expect(() => databaseTarget(missing.database)).toThrow(
+      /database.urlFile: cannot read .*missing: .*ENOENT/,
+    );
+    expect(() =>
+      parseConfig({ database: { urlFile: 'url', url: 'postgres://x/y' } }, 'test', urlDir),
+    ).toThrow('set one of url, urlFile and dataDir');
+    rmSync(urlDir, { recursive: true });
   });
 });
 

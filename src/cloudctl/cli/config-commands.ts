@@ -15,7 +15,8 @@ export async function validateCommand(file: string, io: CliIo): Promise<number> 
     return EXIT.invalidConfig;
   }
   const { agents, users, database } = loaded.config;
-  const store = database.url === undefined ? 'embedded database' : 'PostgreSQL';
+  const store =
+    database.url === undefined && database.urlFile === undefined ? 'embedded database' : 'PostgreSQL';
   io.out(`${file}: valid (${plural(agents.length, 'agent')}, ${plural(users.length, 'user')}, ${store})`);
   return EXIT.ok;
 }

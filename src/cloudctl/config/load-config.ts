@@ -105,7 +105,9 @@ function withAbsolutePaths(config: CloudctlConfig, base: string): CloudctlConfig
     database:
       database.url !== undefined
         ? database
-        : { ...database, dataDir: absolute(base, database.dataDir ?? DEFAULT_DATA_DIR) },
+        : database.urlFile !== undefined
+          ? { ...database, urlFile: absolute(base, database.urlFile) }
+          : { ...database, dataDir: absolute(base, database.dataDir ?? DEFAULT_DATA_DIR) },
   };
 }
 

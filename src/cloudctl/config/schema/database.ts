@@ -12,6 +12,13 @@ export const databaseSchema = z
       .describe(
         'PostgreSQL server, as postgres://user:password@host:port/database; absent: embedded PGlite in dataDir. `config print` shows the password as `***`',
       ),
+    urlFile: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'a file holding the PostgreSQL URL (a mounted Secret), read at start, relative to the config file; instead of url',
+      ),
     dataDir: z
       .string()
       .min(1)
@@ -20,8 +27,8 @@ export const databaseSchema = z
         `embedded PGlite data directory, relative to the config file (default ${DEFAULT_DATA_DIR}); memory:// keeps nothing`,
       ),
   })
-  .refine((db) => db.url === undefined || db.dataDir === undefined, {
-    message: 'set either url or dataDir, not both',
+  .refine((db) => [db.url, db.urlFile, db.dataDir].filter((v) => v !== undefined).length <= 1, {
+    message: 'set one of url, urlFile and dataDir',
     path: ['dataDir'],
   })
   .describe('the store of sessions, cached cluster state and operations');
