@@ -26,7 +26,12 @@ import { oauthRoutes, oauthTokens } from './oauth/index.ts';
 import { type CloudctlMetrics, createCloudctlMetrics, observabilityRoutes } from './observability/index.ts';
 import { OperationDispatcher, operationResultsHandlers } from './operations/index.ts';
 import { readModelRoutes } from './read-model/index.ts';
-import { REPLICA_BEAT_MS, ReplicaMembership, startPostgresReplicaBus } from './replicas/index.ts';
+import {
+  REPLICA_BEAT_MS,
+  REPLICA_LEASE_MS,
+  ReplicaMembership,
+  startPostgresReplicaBus,
+} from './replicas/index.ts';
 import { AgentRegistry, sessionHandlers } from './sessions/index.ts';
 import { type CloudctlStore, type DatabaseTarget, openStore } from './store/index.ts';
 import { opsRoutes, TaskRunner, taskRoutes } from './tasks/index.ts';
@@ -154,7 +159,7 @@ export async function startControlPlane(
     cache: store.cache,
     kinds: store.kinds,
     execute: (request) => operations.execute(request),
-    served: (account) => registry.sessionFor(account) !== undefined,
+    served: (account) => operations.serves(account),
     logger: deps.logger,
     now,
   });
@@ -165,6 +170,10 @@ export async function startControlPlane(
     logger: deps.logger,
     now,
     reconnectGraceMs: config.operations.waitTimeoutMs,
+    // One cloudctl on its embedded database is always the same owner, so its restart carries its
+    // tasks on at once; a replica is a new owner and takes over a dead one's after the lease.
+    leases: store.leases.leases('task', replicas?.id ?? 'cloudctl', REPLICA_LEASE_MS),
+    sweepMs: REPLICA_BEAT_MS,
   });
   let stopping = false;
   let endpoint: GrpcEndpoint | undefined;

@@ -1,7 +1,8 @@
 // cloudctl in three replicas on one PostgreSQL, with an agent reaching them through one front (as a
 // Kubernetes Service would): work that arrives at a replica without the agent's session is sent by
 // the replica that holds it, and SIGKILLing that replica in the middle of an operation moves the agent
-// to another one while the operation completes exactly once and nothing stored is lost.
+// to another one while the operation completes exactly once and nothing stored is lost; a task whose
+// replica dies is carried on by another once its lease expires.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,6 +157,15 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** A label value no node has yet, and the node that brings it: the held Job's pod runs once it exists. */
+async function releaseHeld(hold: string): Promise<void> {
+  const node = `replicas-${hold}`;
+  nodes.push(node);
+  const withLabel = kwokNode(node) as { metadata: { labels: Record<string, string> } };
+  withLabel.metadata.labels[HOLD_LABEL] = hold;
+  expect((await cluster.request('POST', '/api/v1/nodes', { body: withLabel })).status).toBe(201);
+}
+
 describe('cloudctl in three replicas on one PostgreSQL', () => {
   it("sends an operation that arrived at another replica through the one holding the agent's session", async () => {
     const [, , r2] = replicas as [Replica, Replica, Replica];
@@ -189,11 +199,7 @@ describe('cloudctl in three replicas on one PostgreSQL', () => {
     await r0.process.stop('SIGKILL');
     await expect.poll(holderOfAgent, { timeout: 30_000 }).not.toBe(before);
 
-    const node = `replicas-${hold}`;
-    nodes.push(node);
-    const withLabel = kwokNode(node) as { metadata: { labels: Record<string, string> } };
-    withLabel.metadata.labels[HOLD_LABEL] = hold;
-    expect((await cluster.request('POST', '/api/v1/nodes', { body: withLabel })).status).toBe(201);
+    await releaseHeld(hold);
 
     const task = await taskDone(r2.api, started.body.id, 90_000);
     const doneMs = Date.now() - killedAt;
@@ -212,5 +218,33 @@ describe('cloudctl in three replicas on one PostgreSQL', () => {
       { limitMs: 30_000 },
     );
     expect((await r1.api.get(`/task/${started.body.id}`)).status).toBe(200);
+  }, 180_000);
+
+  it('carries on a task on another replica once the lease of the one running it has expired', async () => {
+    const [, r1, r2] = replicas as [Replica, Replica, Replica];
+    const hold = `task-${Date.now().toString(36)}`;
+    const started = await r2.api.post('/ops/runJob', {
+      account: ACCOUNT,
+      manifest: job('orphan', { [HOLD_LABEL]: hold }),
+    });
+    expect(started.status).toBe(200);
+    await expect.poll(() => jobsNamed('orphan'), { timeout: 30_000 }).toHaveLength(1);
+    // r2 runs the task and waits for its operation; it dies, and the Job's pod can run only now.
+    const killedAt = Date.now();
+    await r2.process.stop('SIGKILL');
+    await releaseHeld(hold);
+
+    const task = await taskDone(r1.api, started.body.id, 90_000);
+    const doneMs = Date.now() - killedAt;
+    expect(task.status.failed, JSON.stringify(task.history)).toBe(false);
+    expect(task.resultObjects[0]).toMatchObject({ jobOutcome: 'Complete' });
+    expect(task.history.map((h: { status: string }) => h.status)).toContain(
+      'Resuming after a cloudctl restart',
+    );
+    // Carried on, not started again: the operation sent before the kill was awaited, not re-sent.
+    expect(await jobsNamed('orphan')).toHaveLength(1);
+    console.info(
+      `replica SIGKILL while running a task: completed on another replica ${doneMs} ms after the kill`,
+    );
   }, 180_000);
 });

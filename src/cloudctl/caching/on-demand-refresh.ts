@@ -75,7 +75,7 @@ export interface OnDemandRefreshDeps {
   /** Sends the agent's `get` (the operation dispatcher). */
   execute(request: OperationRequest): Promise<OperationOutcome>;
   /** Whether a connected agent serves the account. */
-  served(account: string): boolean;
+  served(account: string): Promise<boolean>;
   logger: Logger;
   now: () => Date;
   options?: Partial<OnDemandOptions>;
@@ -133,7 +133,7 @@ export class OnDemandRefresh {
       namespace: cached.namespaced === false ? '' : details.location,
       name: manifest.name,
     };
-    if (!this.#deps.served(account)) {
+    if (!(await this.#deps.served(account))) {
       throw new HttpError('AGENT_UNAVAILABLE', `no connected agent serves account ${account}`);
     }
     const id = `orchestrator:infrastructure:${kindName}:${account}:${key.namespace}:${key.name}`;

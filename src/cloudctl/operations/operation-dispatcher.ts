@@ -56,6 +56,12 @@ export class OperationDispatcher {
     this.#deps = deps;
   }
 
+  /** Whether a session here or on another replica serves the account. */
+  async serves(account: string): Promise<boolean> {
+    if (this.#deps.registry.sessionFor(account) !== undefined) return true;
+    return (await this.#deps.router?.holderOf(account)) !== undefined;
+  }
+
   async execute(request: OperationRequest): Promise<OperationOutcome> {
     const { registry, store, now } = this.#deps;
     const session = registry.sessionFor(request.account);

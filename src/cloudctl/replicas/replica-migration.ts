@@ -1,6 +1,6 @@
-// The replicas of cloudctl sharing one PostgreSQL, and the agent sessions each holds: how a replica
-// that gets work for an account finds the replica whose stream reaches the account's agent. A
-// replica's rows mean nothing once its `seen_at` is older than the replica lease.
+// The replicas of cloudctl sharing one PostgreSQL, the agent sessions each holds (how a replica that
+// gets work for an account finds the one whose stream reaches the account's agent), and the leases on
+// work with one owner. A replica's rows mean nothing once its `seen_at` is older than the replica lease.
 import type { Kysely, Migration } from 'kysely';
 
 export const replicaMigration: Migration = {
@@ -20,6 +20,16 @@ export const replicaMigration: Migration = {
       .addColumn('result_retry_window_ms', 'integer', (c) => c.notNull())
       // [{ name, static }]: the accounts the session serves, and whether from the agent's own config.
       .addColumn('accounts', 'jsonb', (c) => c.notNull())
+      .execute();
+    // Work with one owner at a time (a task, a deployment run, a webhook wait): held while renewed,
+    // taken over by another replica once it expires.
+    await db.schema
+      .createTable('leases')
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('key', 'text', (c) => c.notNull())
+      .addColumn('owner', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+      .addPrimaryKeyConstraint('leases_pk', ['kind', 'key'])
       .execute();
     await db.schema
       .createIndex('replica_sessions_replica_idx')

@@ -209,6 +209,13 @@ export interface ReplicaSessionsTable {
   accounts: Json;
 }
 
+export interface LeasesTable {
+  kind: string;
+  key: string;
+  owner: string;
+  expires_at: Timestamp;
+}
+
 export interface CloudctlDatabase {
   agents: AgentsTable;
   accounts: AccountsTable;
@@ -226,4 +233,5 @@ export interface CloudctlDatabase {
   oauth_tokens: OAuthTokensTable;
   replicas: ReplicasTable;
   replica_sessions: ReplicaSessionsTable;
+  leases: LeasesTable;
 }

@@ -8,7 +8,7 @@ import { DynamicAccountStore } from '../dynamic-accounts/index.ts';
 import { OAuthStore } from '../oauth/index.ts';
 import { OperationStore } from '../operations/index.ts';
 import { ReadIndex, ReadModel } from '../read-model/index.ts';
-import { REPLICA_LEASE_MS, ReplicaStore } from '../replicas/index.ts';
+import { LeaseStore, REPLICA_LEASE_MS, ReplicaStore } from '../replicas/index.ts';
 import { AgentStore } from '../sessions/index.ts';
 import { TaskStore } from '../tasks/index.ts';
 import { ChangeCounter } from './change-counter.ts';
@@ -29,6 +29,8 @@ export interface CloudctlStore {
   readModel: ReadModel;
   /** cloudctl replicas sharing a PostgreSQL, and the agent sessions each holds. */
   replicas: ReplicaStore;
+  /** Leases on work one replica carries at a time (tasks, deployment runs, webhook waits). */
+  leases: LeaseStore;
   tasks: TaskStore;
   kinds: KindResolver;
   /** Resolves once the database answers a query; for readiness. */
@@ -52,6 +54,7 @@ export async function openStore(
     operations: new OperationStore(db),
     readModel: new ReadModel(db),
     replicas: new ReplicaStore(db, REPLICA_LEASE_MS),
+    leases: new LeaseStore(db),
     tasks: new TaskStore(db),
     kinds: new KindResolver(db),
     ping: async () => {

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { CloudctlError } from '../errors.ts';
 import type { OperationDispatcher, OperationOutcome } from '../operations/index.ts';
+import type { Leases } from '../replicas/index.ts';
 import type { AgentRegistry } from '../sessions/index.ts';
 import type { CloudctlStore } from '../store/index.ts';
 import { CONVERTERS } from './converters/index.ts';
@@ -22,6 +23,13 @@ export interface TaskRunnerDeps {
   now: () => Date;
   /** How long a task carried on after a restart waits for its agent to reconnect. */
   reconnectGraceMs: number;
+  /**
+   * Task leases held as this process: a task runs where its lease is, and another replica carries it
+   * on once the lease expires (its replica died).
+   */
+  leases: Leases;
+  /** How often leases are renewed and expired ones looked for. */
+  sweepMs: number;
   newId?: () => string;
 }
 
@@ -31,6 +39,8 @@ export class TaskRunner {
   /** Tasks carried on after a restart: their agents may not have reconnected yet. */
   readonly #resumed = new Set<string>();
   #stopping = false;
+  #sweeper: NodeJS.Timeout | undefined;
+  #sweeping: Promise<void> = Promise.resolve();
 
   constructor(deps: TaskRunnerDeps) {
     this.#deps = deps;
@@ -39,8 +49,12 @@ export class TaskRunner {
   /** Stores a new task (or finds the one holding its request id) and starts it. */
   async submit(request: { requestId: string | null; user: string; steps: TaskStep[] }): Promise<StoredTask> {
     const now = this.#deps.now();
+    const id = (this.#deps.newId ?? randomUUID)();
+    // Leased before it is stored, so no sweep (here or on another replica) takes a new task for one
+    // left behind.
+    await this.#deps.leases.claim(id);
     const task = await this.#deps.store.tasks.create({
-      id: (this.#deps.newId ?? randomUUID)(),
+      id,
       requestId: request.requestId,
       user: request.user,
       accounts: [...new Set(request.steps.map((s) => s.account))],
@@ -52,25 +66,59 @@ export class TaskRunner {
       createdAt: now,
       updatedAt: now,
     });
-    this.#start(task);
+    if (task.id === id) this.#start(task);
+    else {
+      // The request id found an earlier task: it runs where its lease is, or has finished.
+      await this.#deps.leases.release(id);
+    }
     return task;
   }
 
-  /** Carries on the tasks a previous process left unfinished. */
+  /**
+   * Carries on the unfinished tasks no live process holds (left by a restart or a dead replica), and
+   * from then on renews the leases of what runs here and looks again every `sweepMs`.
+   */
   async resumeUnfinished(): Promise<number> {
-    const tasks = await this.#deps.store.tasks.unfinished();
-    for (const task of tasks) {
-      task.history.push({ phase: ORCHESTRATION, status: 'Resuming after a cloudctl restart' });
-      this.#resumed.add(task.id);
-      this.#start(task);
-    }
-    return tasks.length;
+    const resumed = await this.#takeOver();
+    this.#sweeper = setInterval(() => {
+      this.#sweeping = this.#sweep().catch((error: unknown) =>
+        this.#deps.logger.warn({ err: error }, 'task lease sweep failed'),
+      );
+    }, this.#deps.sweepMs);
+    this.#sweeper.unref();
+    return resumed;
   }
 
   /** Stops carrying tasks on; unfinished ones stay STARTED for the next process. */
   async close(): Promise<void> {
     this.#stopping = true;
+    clearInterval(this.#sweeper);
+    await this.#sweeping;
     await Promise.allSettled(this.#running.values());
+  }
+
+  async #sweep(): Promise<void> {
+    const running = [...this.#running.keys()];
+    const kept = new Set(await this.#deps.leases.renew(running));
+    for (const id of running) {
+      // Only a stall longer than the lease gets here (another replica has it now); this one's next
+      // store of progress would race the other's, so the log says so loudly.
+      if (!kept.has(id)) this.#deps.logger.error({ taskId: id }, 'lost the lease of a running task');
+    }
+    await this.#takeOver();
+  }
+
+  async #takeOver(): Promise<number> {
+    let resumed = 0;
+    for (const task of await this.#deps.store.tasks.unfinished()) {
+      if (this.#stopping || this.#running.has(task.id)) continue;
+      if (!(await this.#deps.leases.claim(task.id))) continue;
+      task.history.push({ phase: ORCHESTRATION, status: 'Resuming after a cloudctl restart' });
+      this.#resumed.add(task.id);
+      this.#start(task);
+      resumed++;
+    }
+    return resumed;
   }
 
   #start(task: StoredTask): void {
@@ -79,7 +127,18 @@ export class TaskRunner {
       .catch((error: unknown) =>
         this.#deps.logger.error({ err: error, taskId: task.id }, 'task runner failed'),
       )
-      .finally(() => this.#running.delete(task.id));
+      .finally(() => {
+        this.#running.delete(task.id);
+        // Finished (or stopping): a finished task is never claimed again; a stopped one waits for
+        // its lease to expire unless this same owner comes back.
+        if (!this.#stopping) {
+          this.#deps.leases
+            .release(task.id)
+            .catch((error: unknown) =>
+              this.#deps.logger.warn({ err: error, taskId: task.id }, 'cannot release a task lease'),
+            );
+        }
+      });
     this.#running.set(task.id, run);
   }
 
@@ -146,7 +205,7 @@ export class TaskRunner {
   /** After a restart agents reconnect within seconds: give the account's agent that long to return. */
   async #agentBack(account: string): Promise<void> {
     const deadline = this.#deps.now().getTime() + this.#deps.reconnectGraceMs;
-    while (this.#deps.registry.sessionFor(account) === undefined && !this.#stopping) {
+    while (!(await this.#deps.dispatcher.serves(account)) && !this.#stopping) {
       if (this.#deps.now().getTime() >= deadline) return;
       await sleep(200);
     }
