@@ -32,7 +32,7 @@ import {
   ReplicaMembership,
   startPostgresReplicaBus,
 } from './replicas/index.ts';
-import { AgentRegistry, sessionHandlers } from './sessions/index.ts';
+import { AgentRegistry, SessionFinder, sessionHandlers } from './sessions/index.ts';
 import { type CloudctlStore, type DatabaseTarget, openStore } from './store/index.ts';
 import { opsRoutes, TaskRunner, taskRoutes } from './tasks/index.ts';
 
@@ -132,6 +132,7 @@ export async function startControlPlane(
           deliver: (operationId, sessionId) => operations.deliver(operationId, sessionId),
           resultStored: (operationId) => operations.resultStoredElsewhere(operationId),
           recheck: () => operations.recheckWaiting(),
+          place: (trigger) => placement.place(trigger),
         });
   const metricsRegistry = new Registry();
   const metrics = createCloudctlMetrics(metricsRegistry, { sessions: () => registry.list().length });
@@ -144,7 +145,6 @@ export async function startControlPlane(
     onOutcome: (type, outcome) => metrics.operations.inc({ type, outcome }),
     router: replicas,
   });
-  await replicas?.start();
   // An agent's definition of an account wins over cloudctl's own. Writes by this process show at
   // once; a write by another replica on the same database within ACCOUNT_COPY_MAX_AGE_MS.
   const directory = new AccountDirectory([agentAccounts(store), credentialAccounts(store.credentials)], {
@@ -152,8 +152,17 @@ export async function startControlPlane(
     maxAgeMs: ACCOUNT_COPY_MAX_AGE_MS,
   });
   const guard = new AccountGuard(directory);
-  const placement = new AccountPlacement({ registry, store, logger: deps.logger, now });
+  const placement = new AccountPlacement({
+    registry,
+    store,
+    logger: deps.logger,
+    now,
+    sessionsElsewhere: replicas === undefined ? undefined : () => replicas.sessionsElsewhere(),
+    announce: (trigger) => replicas?.announcePlacement(trigger),
+  });
   await placement.start();
+  // Listens from here on: every handler it calls exists now.
+  await replicas?.start();
   const ingest = new IngestRate();
   const refresh = new OnDemandRefresh({
     cache: store.cache,
@@ -163,6 +172,8 @@ export async function startControlPlane(
     logger: deps.logger,
     now,
   });
+  // Where an account's session is, on this replica or another: what HTTP reads report.
+  const sessions = new SessionFinder(registry, replicas);
   const runner = new TaskRunner({
     store,
     dispatcher: operations,
@@ -199,17 +210,18 @@ export async function startControlPlane(
       ...cacheRoutes({
         guard,
         refresh,
-        introspection: { agents: store.agents, cache: store.cache, registry, rate: ingest, now },
+        introspection: { agents: store.agents, cache: store.cache, sessions, rate: ingest, now },
       }),
-      ...agentAccountRoutes({ guard, store, registry }),
+      ...agentAccountRoutes({ guard, store, sessions }),
       ...readModelRoutes({ guard, model: store.readModel, operations }),
       ...credentialsRoutes({
         store,
         directory,
         now,
-        changed: (name, change) => (change === 'created' ? placement.created(name) : placement.place()),
+        changed: (name, change) =>
+          change === 'created' ? placement.created(name) : placement.placeEverywhere(),
       }),
-      ...dynamicAccountsRoutes({ guard, store, registry, placement, now }),
+      ...dynamicAccountsRoutes({ guard, store, sessions, placement, now }),
       ...oauthRoutes({ store: store.oauth, now, tokenLifetimeSeconds: config.oauth.tokenLifetimeSeconds }),
       ...inapplicableRoutes(),
     ];

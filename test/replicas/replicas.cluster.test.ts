@@ -67,12 +67,13 @@ async function startAgent(grpcAddress: string): Promise<RunningProcess> {
       `cloudctl:\n  grpc: ${grpcAddress}\n  insecure: true\n  auth:\n    token: encrypted:env!n:TEST_AGENT_TOKEN`,
       '  responseRetries:\n    backOffMs: 300',
       `server:\n  host: 127.0.0.1\n  port: ${healthPort}`,
-      'orchestrator:\n  reconnectTimeoutMs: 300\n  accounts:',
+      'orchestrator:\n  accounts:',
       `    - name: ${ACCOUNT}`,
       `      orchConfigFile: ${sharedCluster().kubeconfigPath}`,
       `      namespaces: [${NS}]`,
       '      kinds: [job]',
       '      permissions:\n        READ: [ops]\n        WRITE: [ops]',
+      'dynamicAccounts:\n  enabled: true',
       'logging:\n  format: json',
       '',
     ].join('\n'),
@@ -181,6 +182,26 @@ describe('cloudctl in three replicas on one PostgreSQL', () => {
     expect(await jobsNamed('routed')).toHaveLength(1);
     // Sent by r0, which still holds the session: nothing moved.
     expect(await holderOfAgent()).toBe(holder);
+  }, 90_000);
+
+  it('places a dynamic account registered and activated through a replica the agent is not connected to', async () => {
+    const [, r1, r2] = replicas as [Replica, Replica, Replica];
+    const defined = await r2.api.post('/credentials', {
+      name: 'replicas-dynamic',
+      type: 'orchestrator',
+      orchConfigFile: sharedCluster().kubeconfigPath,
+      namespaces: [NS],
+      kinds: ['configMap'],
+      permissions: { READ: ['ops'], WRITE: ['ops'] },
+    });
+    expect(defined.status, JSON.stringify(defined.body)).toBe(200);
+    expect((await r2.api.post('/vendor/accounts', [{ name: 'replicas-dynamic' }])).status).toBe(200);
+    // Rule 3 holds through the agent r0 serves; the placement is r0's, told by r2.
+    const activated = await r2.api.patch('/vendor/accounts', [{ name: 'replicas-dynamic', state: 'ACTIVE' }]);
+    expect(activated.status, JSON.stringify(activated.body)).toBe(200);
+    await expect
+      .poll(async () => (await r1.api.get('/vendor/accounts/replicas-dynamic')).body, { timeout: 30_000 })
+      .toMatchObject({ state: 'ACTIVE', agents: [{ agentId: AGENT_ID, caching: true }] });
   }, 90_000);
 
   it('completes an operation exactly once when the replica holding the session is SIGKILLed during it', async () => {

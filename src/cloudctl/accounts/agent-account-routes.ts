@@ -3,14 +3,14 @@
 // and the namespaces its cache knows. Both need READ on the account; an unknown account is a 404.
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/index.ts';
-import type { AgentRegistry } from '../sessions/index.ts';
+import type { SessionFinder } from '../sessions/index.ts';
 import type { CloudctlStore } from '../store/index.ts';
 import type { AccountGuard } from './account-guard.ts';
 
 export interface AgentAccountRouteDeps {
   guard: AccountGuard;
   store: CloudctlStore;
-  registry: Pick<AgentRegistry, 'sessionFor'>;
+  sessions: Pick<SessionFinder, 'servingAgent'>;
 }
 
 const agentAccountSchema = z
@@ -90,7 +90,7 @@ export function agentAccountRoutes(deps: AgentAccountRouteDeps): Route[] {
           agents:
             agentId === undefined
               ? []
-              : [{ agentId, caching: deps.registry.sessionFor(known.name)?.agentId === agentId }],
+              : [{ agentId, caching: (await deps.sessions.servingAgent(known.name)) === agentId }],
           status: stored?.status ?? 'UNKNOWN',
           errorMessage: failed ? stored.statusMessage : null,
           kubeHost: stored?.apiServerHost || null,

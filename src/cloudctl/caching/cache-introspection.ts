@@ -3,7 +3,7 @@
 // last completed a sync step, how fast events arrive, the account's last error, and whether the
 // agent is connected. Spinnaker's record describes one caching agent's run; ours one account's watch.
 import { z } from 'zod';
-import type { AgentRegistry, AgentStore } from '../sessions/index.ts';
+import type { AgentStore, SessionFinder } from '../sessions/index.ts';
 import type { CacheStore } from './cache-store.ts';
 import type { IngestRate } from './ingest-rate.ts';
 import { spinnakerKind } from './kind-resolver.ts';
@@ -44,7 +44,7 @@ export type AgentIntrospection = z.infer<typeof agentIntrospectionSchema>;
 export interface IntrospectionSources {
   agents: AgentStore;
   cache: CacheStore;
-  registry: Pick<AgentRegistry, 'sessionFor'>;
+  sessions: Pick<SessionFinder, 'servingAgent'>;
   rate: IngestRate;
   now: () => Date;
 }
@@ -60,6 +60,13 @@ export async function cacheIntrospection(
   const lastSync = await sources.cache.lastSync(names);
   const zones = new Map((await sources.agents.agents()).map((agent) => [agent.id, agent.zoneId]));
   const now = sources.now();
+  const serving = new Map(
+    await Promise.all(
+      accounts.map(
+        async (account) => [account.name, await sources.sessions.servingAgent(account.name)] as const,
+      ),
+    ),
+  );
   return accounts
     .map((account): AgentIntrospection => {
       const own = kinds.filter((k) => k.account === account.name);
@@ -70,7 +77,7 @@ export async function cacheIntrospection(
         agentId: account.agentId,
         account: account.name,
         zoneId: zones.get(account.agentId) ?? '',
-        connected: sources.registry.sessionFor(account.name)?.agentId === account.agentId,
+        connected: serving.get(account.name) === account.agentId,
         status: account.status,
         lastError:
           account.status === 'FAILED'

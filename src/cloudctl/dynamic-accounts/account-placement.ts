@@ -34,6 +34,16 @@ export interface PlacementDeps {
   store: Pick<CloudctlStore, 'credentials' | 'replicas'> & { dynamicAccounts: DynamicAccountStore };
   logger: Logger;
   now: () => Date;
+  /**
+   * Sessions other live cloudctl replicas hold (replicas on one PostgreSQL). Their holders are that
+   * replica's to place and release; this one only counts them (none for a single cloudctl).
+   */
+  sessionsElsewhere?: () => Promise<ReadonlySet<string>>;
+  /**
+   * Tells the other replicas to make a pass too, after a change through the API here: each places
+   * accounts on the agents connected to it.
+   */
+  announce?: (trigger: { intercept?: string }) => void;
   /** Timers for subscription scans; tests may pass their own. */
   setInterval?: (run: () => void, ms: number) => NodeJS.Timeout;
   clearInterval?: (timer: NodeJS.Timeout) => void;
@@ -138,13 +148,21 @@ export class AccountPlacement implements SessionListener {
     return this.serial(() => this.#place(trigger));
   }
 
+  /** A pass here and on every other replica: an account's definition or registration changed. */
+  async placeEverywhere(trigger: { intercept?: string } = {}): Promise<void> {
+    await this.place(trigger);
+    this.#deps.announce?.(trigger);
+  }
+
   /** Runs `work` (an API change to registrations) and a pass after it, with no event in between. */
-  change<T>(work: () => Promise<T>): Promise<T> {
-    return this.serial(async () => {
-      const result = await work();
+  async change<T>(work: () => Promise<T>): Promise<T> {
+    const result = await this.serial(async () => {
+      const done = await work();
       await this.#place({});
-      return result;
+      return done;
     });
+    this.#deps.announce?.({});
+    return result;
   }
 
   /** PATCH: the account is tried again everywhere, refusals and failures forgotten. Inside `change`. */
@@ -160,7 +178,7 @@ export class AccountPlacement implements SessionListener {
 
   /** POST /credentials created an account: interceptors take it now, if it matches. */
   created(account: string): Promise<void> {
-    return this.place({ intercept: account });
+    return this.placeEverywhere({ intercept: account });
   }
 
   // --- SessionListener ---
@@ -337,6 +355,7 @@ export class AccountPlacement implements SessionListener {
     for (const holder of await store.dynamicAccounts.holders()) {
       holdersOf.set(holder.account, [...(holdersOf.get(holder.account) ?? []), holder]);
     }
+    const elsewhere = (await this.#deps.sessionsElsewhere?.()) ?? new Set<string>();
     const outboxes = new Map<string, Outbox>();
     const outbox = (session: AgentSession): Outbox => {
       let box = outboxes.get(session.sessionId);
@@ -351,7 +370,9 @@ export class AccountPlacement implements SessionListener {
     // Accounts no longer defined in cloudctl: no agent keeps them, no registration stays.
     for (const [account, holders] of holdersOf) {
       if (definedNames.has(account)) continue;
-      for (const holder of holders) await this.#release(holder, sessions, outbox);
+      for (const holder of holders) {
+        if (!elsewhere.has(holder.sessionId)) await this.#release(holder, sessions, outbox);
+      }
     }
     for (const name of registrations.keys()) {
       if (!definedNames.has(name)) await store.dynamicAccounts.forget(name);
@@ -359,8 +380,12 @@ export class AccountPlacement implements SessionListener {
 
     for (const credentials of defined) {
       const registration = registrations.get(credentials.name);
-      const current = holdersOf.get(credentials.name) ?? [];
-      const eligible = sessions.filter((s) => this.#mayHold(s, credentials, registration));
+      const all = holdersOf.get(credentials.name) ?? [];
+      const foreign = all.filter((h) => elsewhere.has(h.sessionId));
+      const current = all.filter((h) => !elsewhere.has(h.sessionId));
+      const eligible = sessions.filter(
+        (s) => this.#mayHold(s, credentials, registration) && !foreign.some((h) => h.agentId === s.agentId),
+      );
       const notes: string[] = [];
       const kept: Holder[] = [];
       for (const holder of current) {
@@ -387,11 +412,23 @@ export class AccountPlacement implements SessionListener {
       }
 
       // Exactly one holder that can serve the account caches it; a new one only when none does.
+      // Across replicas the cacher with the smallest agent id stays: each replica demotes its own
+      // that rank after another's, so two that promoted at once settle on one.
       const holders = [...kept, ...added];
       const serving = holders.filter((h) => h.status !== 'FAILED');
+      const foreignCacher = foreign
+        .filter((h) => h.caching && h.status !== 'FAILED')
+        .sort((a, b) => a.agentId.localeCompare(b.agentId))[0];
       const cachers = serving.filter((h) => h.caching);
       const moved: Holder[] = [];
-      if (cachers.length === 0) {
+      if (foreignCacher !== undefined) {
+        for (const local of cachers.filter((h) => h.agentId.localeCompare(foreignCacher.agentId) > 0)) {
+          local.caching = false;
+          moved.push(local);
+          cachers.splice(cachers.indexOf(local), 1);
+        }
+      }
+      if (cachers.length === 0 && foreignCacher === undefined) {
         const chosen = serving.find((h) => h.status === 'ACTIVE') ?? serving[0];
         if (chosen !== undefined) {
           chosen.caching = true;
@@ -452,7 +489,7 @@ export class AccountPlacement implements SessionListener {
         );
       }
       const refused = sessions.some((s) => this.#refused.has(`${s.sessionId}\n${credentials.name}`));
-      const state = this.#stateOf(holders, conflicts.length > 0 || refused);
+      const state = this.#stateOf([...holders, ...foreign], conflicts.length > 0 || refused);
       const message = notes.length > 0 ? notes.join('; ') : undefined;
       if (
         state !== registration.state ||

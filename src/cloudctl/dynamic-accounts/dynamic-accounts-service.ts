@@ -6,7 +6,7 @@ import type { AccountGuard, KnownAccount } from '../accounts/index.ts';
 import type { Principal } from '../auth/index.ts';
 import type { StoredCredentials } from '../credentials/index.ts';
 import { HttpError } from '../http/index.ts';
-import type { AgentRegistry } from '../sessions/index.ts';
+import type { SessionFinder } from '../sessions/index.ts';
 import type { CloudctlStore } from '../store/index.ts';
 import type { AccountPlacement } from './account-placement.ts';
 import type { AccountRecord, MigrationEntry } from './account-record.ts';
@@ -16,7 +16,7 @@ import type { DynamicAccountStore, Holder, Registration } from './dynamic-accoun
 export interface DynamicAccountsDeps {
   guard: AccountGuard;
   store: Pick<CloudctlStore, 'credentials' | 'agents'> & { dynamicAccounts: DynamicAccountStore };
-  registry: AgentRegistry;
+  sessions: Pick<SessionFinder, 'isConnected' | 'dynamicAgentIn'>;
   placement: AccountPlacement;
   now: () => Date;
 }
@@ -97,7 +97,8 @@ export class DynamicAccountsApi {
         );
       }
       const zoneId = entry.zoneId ?? registration.zoneId;
-      if (!this.#agentConnected(zoneId)) {
+      // Rule 3: a connected agent (on any replica) takes dynamic accounts, in the zone when one is given.
+      if (!(await this.#deps.sessions.dynamicAgentIn(zoneId))) {
         throw invalid(
           zoneId === null
             ? `account ${entry.name} cannot be activated: no connected agent takes dynamic accounts`
@@ -162,15 +163,8 @@ export class DynamicAccountsApi {
     return credentials;
   }
 
-  /** Rule 3: a connected agent takes dynamic accounts (in the zone, when one is given). */
-  #agentConnected(zoneId: string | null): boolean {
-    return this.#deps.registry
-      .newestSessions()
-      .some((s) => s.dynamicAccounts.enabled && (zoneId === null || s.zoneId === zoneId));
-  }
-
   async #record(account: KnownAccount): Promise<AccountRecord> {
-    const { store, registry } = this.#deps;
+    const { store, sessions } = this.#deps;
     const [credentials, registration, holders] = await Promise.all([
       store.credentials.get(account.name),
       store.dynamicAccounts.registration(account.name),
@@ -190,7 +184,7 @@ export class DynamicAccountsApi {
     };
     if (account.source === 'static-agent-config') {
       const stored = await store.agents.account(account.name);
-      const connected = stored !== undefined && registry.isConnected(stored.agentId);
+      const connected = stored !== undefined && (await sessions.isConnected(stored.agentId));
       return {
         ...base,
         source: 'static-agent-config',

@@ -12,6 +12,7 @@ import type { ReplicaStore } from './replica-store.ts';
 
 const ROUTE_CHANNEL = 'orchagent_route';
 const RESULT_CHANNEL = 'orchagent_result';
+const PLACE_CHANNEL = 'orchagent_place';
 
 export interface ReplicaMembershipDeps {
   store: ReplicaStore;
@@ -25,6 +26,13 @@ export interface ReplicaMembershipDeps {
   resultStored(operationId: string): Promise<void>;
   /** The bus lost words: read every awaited result again. */
   recheck(): Promise<void>;
+  /** Another replica changed dynamic accounts: place them on the agents connected here. */
+  place(trigger: { intercept?: string }): Promise<void>;
+}
+
+interface PlaceWord {
+  replicaId: string;
+  intercept?: string;
 }
 
 interface RouteWord {
@@ -47,8 +55,8 @@ export class ReplicaMembership implements OperationRouter {
   async start(): Promise<void> {
     const { bus, logger } = this.#deps;
     await bus.listen(ROUTE_CHANNEL, (payload) => {
-      const word = JSON.parse(payload) as RouteWord;
-      if (word.replicaId !== this.id) return;
+      const word = parseWord<RouteWord>(payload);
+      if (word?.replicaId !== this.id) return;
       this.#deps
         .deliver(word.operationId, word.sessionId)
         .catch((error: unknown) =>
@@ -59,6 +67,13 @@ export class ReplicaMembership implements OperationRouter {
       this.#deps
         .resultStored(operationId)
         .catch((error: unknown) => logger.warn({ err: error, operationId }, 'cannot read a stored result'));
+    });
+    await bus.listen(PLACE_CHANNEL, (payload) => {
+      const word = parseWord<PlaceWord>(payload);
+      if (word === undefined || word.replicaId === this.id) return;
+      Promise.resolve()
+        .then(() => this.#deps.place(word.intercept === undefined ? {} : { intercept: word.intercept }))
+        .catch((error: unknown) => logger.warn({ err: error }, 'cannot place dynamic accounts'));
     });
     bus.onReconnected(() => {
       this.#deps.recheck().catch((error: unknown) => logger.warn({ err: error }, 'cannot re-read results'));
@@ -88,9 +103,29 @@ export class ReplicaMembership implements OperationRouter {
     return chosen;
   }
 
+  async agentConnected(agentId: string): Promise<boolean> {
+    return this.#deps.store.agentConnected(agentId, this.id);
+  }
+
+  async dynamicAgentIn(zoneId: string | null): Promise<boolean> {
+    return this.#deps.store.dynamicAgentIn(zoneId, this.id);
+  }
+
+  sessionsElsewhere(): Promise<Set<string>> {
+    return this.#deps.store.sessionIdsElsewhere(this.id);
+  }
+
   async route(holder: RemoteSession, operationId: string): Promise<void> {
     const word: RouteWord = { replicaId: holder.replicaId, operationId, sessionId: holder.sessionId };
     await this.#deps.bus.notify(ROUTE_CHANNEL, JSON.stringify(word));
+  }
+
+  /** Asks the other replicas for a placement pass; best effort (they also pass on their own events). */
+  announcePlacement(trigger: { intercept?: string }): void {
+    const word: PlaceWord = { replicaId: this.id, ...trigger };
+    this.#deps.bus
+      .notify(PLACE_CHANNEL, JSON.stringify(word))
+      .catch((error: unknown) => this.#deps.logger.warn({ err: error }, 'cannot announce a placement'));
   }
 
   async resultStored(operationId: string): Promise<void> {
@@ -122,11 +157,23 @@ export class ReplicaMembership implements OperationRouter {
         agentId: session.agentId,
         connectedAt: session.connectedAt,
         resultRetryWindowMs: session.resultRetryWindowMs,
+        zoneId: session.zoneId,
+        takesDynamicAccounts: session.dynamicAccounts.enabled,
         accounts: session.accounts.map((a) => ({ name: a.name, static: a.source === 'static-agent-config' })),
       }));
       await this.#deps.store.publish(this.id, sessions).catch((error: unknown) => {
         this.#deps.logger.warn({ err: error }, 'cannot publish the sessions this replica holds');
       });
     });
+  }
+}
+
+/** A word another replica said; anything else on the channel (a stray NOTIFY) is ignored. */
+function parseWord<T extends { replicaId: string }>(payload: string): T | undefined {
+  try {
+    const word: unknown = JSON.parse(payload);
+    return typeof word === 'object' && word !== null && 'replicaId' in word ? (word as T) : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -18,6 +18,9 @@ export const replicaMigration: Migration = {
       .addColumn('agent_id', 'text', (c) => c.notNull())
       .addColumn('connected_at', 'timestamptz', (c) => c.notNull())
       .addColumn('result_retry_window_ms', 'integer', (c) => c.notNull())
+      .addColumn('zone_id', 'text', (c) => c.notNull())
+      // Whether the agent takes dynamic accounts (hello's dynamic_accounts.enabled).
+      .addColumn('dynamic_accounts', 'boolean', (c) => c.notNull())
       // [{ name, static }]: the accounts the session serves, and whether from the agent's own config.
       .addColumn('accounts', 'jsonb', (c) => c.notNull())
       .execute();

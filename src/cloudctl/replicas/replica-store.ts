@@ -16,6 +16,8 @@ export interface PublishedSession {
   agentId: string;
   connectedAt: Date;
   resultRetryWindowMs: number;
+  zoneId: string;
+  takesDynamicAccounts: boolean;
   accounts: ReadonlyArray<{ name: string; static: boolean }>;
 }
 
@@ -60,6 +62,8 @@ export class ReplicaStore {
             agent_id: session.agentId,
             connected_at: session.connectedAt,
             result_retry_window_ms: session.resultRetryWindowMs,
+            zone_id: session.zoneId,
+            dynamic_accounts: session.takesDynamicAccounts,
             accounts: JSON.stringify(session.accounts),
           })),
         )
@@ -91,10 +95,32 @@ export class ReplicaStore {
     return rows.map(toHolder);
   }
 
+  /** Whether a live replica other than `except` holds a session of the agent. */
+  async agentConnected(agentId: string, except: string): Promise<boolean> {
+    const row = await this.#live()
+      .where('rs.agent_id', '=', agentId)
+      .where('rs.replica_id', '!=', except)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Every session held by a live replica (this one included, as last published). */
   async liveSessionIds(): Promise<string[]> {
     const rows = await this.#live().execute();
     return rows.map((row) => row.session_id);
+  }
+
+  /** Sessions held by live replicas other than `except`. */
+  async sessionIdsElsewhere(except: string): Promise<Set<string>> {
+    const rows = await this.#live().where('rs.replica_id', '!=', except).execute();
+    return new Set(rows.map((row) => row.session_id));
+  }
+
+  /** Whether an agent connected to a live replica other than `except` takes dynamic accounts in the zone. */
+  async dynamicAgentIn(zoneId: string | null, except: string): Promise<boolean> {
+    let query = this.#live().where('rs.replica_id', '!=', except).where('rs.dynamic_accounts', '=', true);
+    if (zoneId !== null) query = query.where('rs.zone_id', '=', zoneId);
+    return (await query.executeTakeFirst()) !== undefined;
   }
 
   #live() {
@@ -112,6 +138,8 @@ function toHolder(row: {
   agent_id: string;
   connected_at: Date;
   result_retry_window_ms: number;
+  zone_id: string;
+  dynamic_accounts: boolean;
   accounts: unknown;
 }): SessionHolder {
   const accounts = (typeof row.accounts === 'string' ? JSON.parse(row.accounts) : row.accounts) as Array<{
@@ -124,6 +152,8 @@ function toHolder(row: {
     agentId: row.agent_id,
     connectedAt: row.connected_at,
     resultRetryWindowMs: row.result_retry_window_ms,
+    zoneId: row.zone_id,
+    takesDynamicAccounts: row.dynamic_accounts,
     accounts,
   };
 }

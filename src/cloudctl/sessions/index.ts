@@ -15,6 +15,7 @@ export {
   type StoredAccount,
   type StoredAgent,
 } from './agent-store.ts';
+export { type RemoteSessionFinder, SessionFinder } from './session-finder.ts';
 export type {
   AccountReport,
   CacheDirective,

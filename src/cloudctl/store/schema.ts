@@ -205,6 +205,8 @@ export interface ReplicaSessionsTable {
   agent_id: string;
   connected_at: Timestamp;
   result_retry_window_ms: number;
+  zone_id: string;
+  dynamic_accounts: boolean;
   /** [{ name, static }]. */
   accounts: Json;
 }
