@@ -27,9 +27,13 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   let db: Database;
   try {
     if (target.kind === 'postgres') {
-      db = new Kysely({
-        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url }) }),
-      });
+      const pool = new pg.Pool({ connectionString: target.url });
+      // An idle connection that PostgreSQL drops (a restart, a failover) is an 'error' event on the
+      // pool; unhandled, it would end the process. The pool discards the connection by itself and
+      // opens a new one for the next query; a query that cannot be served fails where it is made,
+      // and /ready reports the database as failing.
+      pool.on('error', () => {});
+      db = new Kysely({ dialect: new PostgresDialect({ pool }) });
     } else {
       if (!target.dataDir.startsWith('memory://')) await mkdir(target.dataDir, { recursive: true });
       db = new Kysely({ dialect: new PGliteDialect(new PGlite(target.dataDir)) });
