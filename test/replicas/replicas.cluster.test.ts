@@ -268,4 +268,19 @@ describe('cloudctl in three replicas on one PostgreSQL', () => {
       `replica SIGKILL while running a task: completed on another replica ${doneMs} ms after the kill`,
     );
   }, 180_000);
+
+  it('stays up without PostgreSQL, answers not ready, and serves again once it is back', async () => {
+    const [, r1] = replicas as [Replica, Replica, Replica];
+    await postgres.kill();
+    await expect.poll(async () => (await r1.api.get('/ready')).status, { timeout: 30_000 }).toBe(503);
+    expect((await r1.api.get('/health')).status).toBe(200);
+    await postgres.restart();
+    await expect.poll(async () => (await r1.api.get('/ready')).status, { timeout: 30_000 }).toBe(200);
+    // Its listening connection is back too: an operation still reaches the agent and completes.
+    const started = await r1.api.post('/ops/runJob', { account: ACCOUNT, manifest: job('after-db') });
+    expect(started.status).toBe(200);
+    const task = await taskDone(r1.api, started.body.id, 60_000);
+    expect(task.status.failed, JSON.stringify(task.history)).toBe(false);
+    expect(r1.process.child.exitCode).toBeNull();
+  }, 120_000);
 });

@@ -13,6 +13,10 @@ const run = promisify(execFile);
 
 export interface PostgresServer {
   url: string;
+  /** Stops the server at once (clients see their connections fail) and keeps its data. */
+  kill(): Promise<void>;
+  /** Starts the killed server again, on the same port and data. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -48,16 +52,8 @@ export async function startPostgres(): Promise<PostgresServer> {
   if (user !== undefined) chownSync(dir, user.uid, user.gid);
   const options = user === undefined ? {} : { uid: user.uid, gid: user.gid };
   const port = await freePort();
-  try {
-    await run(
-      join(bin, 'initdb'),
-      ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
-      {
-        ...options,
-        env: { ...process.env, LC_ALL: 'C' },
-      },
-    );
-    await run(
+  const start = () =>
+    run(
       join(bin, 'pg_ctl'),
       [
         '-D',
@@ -73,16 +69,33 @@ export async function startPostgres(): Promise<PostgresServer> {
       ],
       { ...options, env: { ...process.env, LC_ALL: 'C' } },
     );
+  const kill = () =>
+    run(join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], options).then(
+      () => undefined,
+      () => undefined,
+    );
+  try {
+    await run(
+      join(bin, 'initdb'),
+      ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
+      {
+        ...options,
+        env: { ...process.env, LC_ALL: 'C' },
+      },
+    );
+    await start();
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw new Error(`PostgreSQL did not start: ${error instanceof Error ? error.message : String(error)}`);
   }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    kill,
+    async restart() {
+      await start();
+    },
     async stop() {
-      await run(join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], options).catch(
-        () => undefined,
-      );
+      await kill();
       await rm(dir, { recursive: true, force: true });
     },
   };
