@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { hashToken } from '../src/cloudctl/index.ts';
+import type { ReadModel } from '../src/cloudctl/read-model/index.ts';
 import type { ApiClient } from '../test/cluster/api-client.ts';
 import { startCluster } from '../test/cluster/cluster.ts';
 import { type PostgresServer, startPostgres } from '../test/support/postgres-server.ts';
@@ -216,7 +217,12 @@ interface Read {
   label: string;
   path(i: number): string;
   floor(i: number): { text: string; values: unknown[] };
+  /** The read-model call the route makes, in process: splits the gap between SQL and HTTP. */
+  model?(model: ReadModel, i: number): Promise<unknown>;
 }
+
+/** The roles an application's server-group routes ask the read model for (application-routes.ts). */
+const SERVING_ROLES = ['serverGroup', 'serverGroupManager', 'loadBalancer'] as const;
 
 const COLUMNS =
   'account, api_group, kind, namespace, name, api_version, uid, spinnaker_kind, role, application, cluster, stack, detail, sequence, owner_kind, owner_name, labels, selector, created_time, summary';
@@ -257,6 +263,7 @@ function reads(serverGroups: ReadonlyMap<string, { namespace: string; name: stri
         text: surroundings(`account = $1 and application = $2 and role = 'serverGroup'`),
         values: [ACCOUNT, app(i)],
       }),
+      model: (model, i) => model.application(app(i), [ACCOUNT], SERVING_ROLES),
     },
     {
       label: 'GET /applications/{app}/serverGroups/{account}/{ns}/{name}',
@@ -273,6 +280,7 @@ function reads(serverGroups: ReadonlyMap<string, { namespace: string; name: stri
           values: [ACCOUNT, sg.namespace, sg.name],
         };
       },
+      model: (model, i) => model.application(app(i), [ACCOUNT], SERVING_ROLES),
     },
     {
       label: 'GET /search?q=app-0N&type=serverGroups&type=instances',
@@ -332,10 +340,18 @@ async function timeReads(run: Ingest, userToken: string) {
               const { text, values: params } = read.floor(i);
               await sqlPool.query(text, params);
             });
+      const model = read.model;
+      const inProcess =
+        model === undefined
+          ? undefined
+          : await time(requests, async (i) => {
+              await model(run.controlPlane.plane.store.readModel, i);
+            });
       log(`${read.label}: p50 ${http.p50.toFixed(1)} ms, p99 ${http.p99.toFixed(1)} ms`);
       rows.push([
         read.label,
         `${fixed(http.p50)} / ${fixed(http.p99)}`,
+        inProcess === undefined ? '—' : `${fixed(inProcess.p50)} / ${fixed(inProcess.p99)}`,
         floor === undefined ? '—' : `${fixed(floor.p50)} / ${fixed(floor.p99)}`,
         floor === undefined ? '—' : ratio(http.p99, floor.p99),
       ]);
@@ -412,6 +428,7 @@ try {
           [
             `read (${requests} requests each)`,
             'HTTP p50 / p99, ms',
+            'read-model call p50 / p99, ms',
             'bare SQL p50 / p99, ms',
             'p99 HTTP/SQL (target ≤ 3)',
           ],
