@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
+// The module, not the package root: see slim-client-node.ts.
+import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import type { AccountConfig } from '../config/index.ts';
 
 export class KubeConfigError extends Error {

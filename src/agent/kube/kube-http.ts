@@ -4,7 +4,8 @@
 // line by line without holding objects.
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import { HttpMethod, type KubeConfig, RequestContext } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
+import { HttpMethod, RequestContext } from '@kubernetes/client-node/dist/gen/http/http.js';
 import { fetch } from 'undici';
 import { errorCode, isRecord } from '../../lib/is-record.ts';
 import { type RetryPolicy, withRetries } from '../../lib/retry.ts';
