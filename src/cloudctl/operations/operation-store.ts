@@ -1,6 +1,7 @@
 // Operations sent to agents and their results. A result is recorded once per operation id: a
 // redelivered result (the agent retries until it hears back) finds it there and changes nothing.
-import type { Database } from '../store/index.ts';
+import type { Selectable } from 'kysely';
+import type { Database, OperationsTable } from '../store/index.ts';
 
 export interface NewOperation {
   id: string;
@@ -93,19 +94,34 @@ export class OperationStore {
 
   async get(id: string): Promise<StoredOperation | undefined> {
     const row = await this.#db.selectFrom('operations').selectAll().where('id', '=', id).executeTakeFirst();
-    if (row === undefined) return undefined;
-    return {
-      id: row.id,
-      account: row.account,
-      agentId: row.agent_id,
-      type: row.type,
-      payload: row.payload,
-      state: row.state,
-      result: row.result,
-      error: row.error,
-      createdAt: row.created_at,
-      deadline: row.deadline,
-      reportedAt: row.reported_at,
-    };
+    return row === undefined ? undefined : toStoredOperation(row);
   }
+
+  /**
+   * The newest operations first; with `accounts`, only operations on those accounts (the ones a user
+   * may read), filtered by the database so a page of others never hides the user's own.
+   */
+  async recent(limit: number, accounts?: readonly string[]): Promise<StoredOperation[]> {
+    if (accounts !== undefined && accounts.length === 0) return [];
+    let query = this.#db.selectFrom('operations').selectAll();
+    if (accounts !== undefined) query = query.where('account', 'in', accounts);
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
+    return rows.map(toStoredOperation);
+  }
+}
+
+function toStoredOperation(row: Selectable<OperationsTable>): StoredOperation {
+  return {
+    id: row.id,
+    account: row.account,
+    agentId: row.agent_id,
+    type: row.type,
+    payload: row.payload,
+    state: row.state,
+    result: row.result,
+    error: row.error,
+    createdAt: row.created_at,
+    deadline: row.deadline,
+    reportedAt: row.reported_at,
+  };
 }
