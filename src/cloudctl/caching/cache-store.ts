@@ -69,6 +69,17 @@ export interface CachedKind {
   count: number;
 }
 
+/**
+ * How far an account's syncs have got: scopes (kind, namespace) listed to the end at least once, and
+ * scopes whose list is running now (a first sync, or a relist after 410 or a restart).
+ */
+export interface SyncProgress {
+  synced: number;
+  listing: number;
+  /** When the oldest list running now began; null when none runs. */
+  listingSince: Date | null;
+}
+
 /** An object read from the cluster on demand, as it goes into the cache. */
 export interface RefreshedObject extends ObjectKey {
   version: string;
@@ -445,6 +456,37 @@ export class CacheStore {
       .groupBy('account')
       .execute();
     return new Map(rows.map((row) => [row.account, new Date(row.at)]));
+  }
+
+  /** Per account with a sync begun: scopes synced and scopes listing now, from two counts, no bodies. */
+  async syncProgress(accounts: readonly string[]): Promise<Map<string, SyncProgress>> {
+    if (accounts.length === 0) return new Map();
+    const [synced, listing] = await Promise.all([
+      this.#db
+        .selectFrom('resume_versions')
+        .select((eb) => ['account', eb.fn.countAll<string>().as('n')])
+        .where('account', 'in', accounts)
+        .groupBy('account')
+        .execute(),
+      this.#db
+        .selectFrom('open_snapshots')
+        .select((eb) => ['account', eb.fn.countAll<string>().as('n'), eb.fn.min('started_at').as('since')])
+        .where('account', 'in', accounts)
+        .groupBy('account')
+        .execute(),
+    ]);
+    const progress = new Map<string, SyncProgress>();
+    for (const row of synced)
+      progress.set(row.account, { synced: Number(row.n), listing: 0, listingSince: null });
+    for (const row of listing) {
+      const before = progress.get(row.account);
+      progress.set(row.account, {
+        synced: before?.synced ?? 0,
+        listing: Number(row.n),
+        listingSince: new Date(row.since),
+      });
+    }
+    return progress;
   }
 
   /** The account's namespaces: those cached Namespace objects name, and those objects live in. */

@@ -15,6 +15,7 @@ export {
   type RefreshedObject,
   type ResumeVersion,
   type StoredObject,
+  type SyncProgress,
   type WatchScope,
 } from './cache-store.ts';
 export { cachingHandlers } from './caching-rpc.ts';
