@@ -2,6 +2,7 @@
 // operations, run in order, and followed through GET /task/{id}, across cloudctl restarts.
 export { CONVERTERS, type KindResolver } from './converters/index.ts';
 export { type OpsRouteDeps, opsRoutes } from './ops-routes.ts';
+export { taskReader } from './task-access.ts';
 export { tasksMigration } from './task-migrations.ts';
 export { type TaskRouteDeps, taskRoutes } from './task-routes.ts';
 export { TaskRunner } from './task-runner.ts';

@@ -2,10 +2,9 @@
 // when it may read every account the task touches (admins see all).
 import { z } from 'zod';
 import type { AccountGuard } from '../accounts/index.ts';
-import type { Principal } from '../auth/index.ts';
 import { defineRoute, HttpError, queryInteger, type Route } from '../http/index.ts';
 import type { CloudctlStore } from '../store/index.ts';
-import type { StoredTask } from './task-store.ts';
+import { taskReader } from './task-access.ts';
 import { taskSchema, taskView } from './task-view.ts';
 
 export interface TaskRouteDeps {
@@ -13,13 +12,6 @@ export interface TaskRouteDeps {
   guard: AccountGuard;
   /** Names this cloudctl process in `ownerId`. */
   ownerId: string;
-}
-
-/** Whether the user may read a task: admins always, others when they may read all its accounts. */
-async function readerOf(user: Principal, guard: AccountGuard): Promise<(task: StoredTask) => boolean> {
-  if (user.admin) return () => true;
-  const visible = new Set((await guard.visible(user)).map((a) => a.name));
-  return (task) => task.accounts.every((account) => visible.has(account));
 }
 
 export function taskRoutes(deps: TaskRouteDeps): Route[] {
@@ -34,7 +26,7 @@ export function taskRoutes(deps: TaskRouteDeps): Route[] {
       handler: async ({ params, user }) => {
         const task = await deps.store.tasks.get(params.id);
         // A task the user may not read is as good as absent: its id reveals nothing.
-        if (task === undefined || !(await readerOf(user, deps.guard))(task)) {
+        if (task === undefined || !(await taskReader(user, deps.guard))(task)) {
           throw new HttpError('NOT_FOUND', `Task not found (id: ${params.id})`);
         }
         return taskView(task, deps.ownerId);
@@ -51,7 +43,7 @@ export function taskRoutes(deps: TaskRouteDeps): Route[] {
         response: { 200: z.array(taskSchema) },
       },
       handler: async ({ query, user }) => {
-        const mayRead = await readerOf(user, deps.guard);
+        const mayRead = await taskReader(user, deps.guard);
         const tasks = await deps.store.tasks.recent(query.limit);
         return tasks.filter(mayRead).map((task) => taskView(task, deps.ownerId));
       },
