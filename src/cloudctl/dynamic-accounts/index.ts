@@ -6,4 +6,4 @@ export { ACCOUNT_STATES, type AccountState } from './account-state.ts';
 export { dynamicAccountsMigration } from './dynamic-account-migration.ts';
 export { DynamicAccountStore, type Holder, type Registration } from './dynamic-account-store.ts';
 export { dynamicAccountsRoutes } from './dynamic-accounts-routes.ts';
-export type { DynamicAccountsDeps } from './dynamic-accounts-service.ts';
+export { DynamicAccountsApi, type DynamicAccountsDeps } from './dynamic-accounts-service.ts';
