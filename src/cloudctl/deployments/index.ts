@@ -22,8 +22,31 @@ export type { ConstraintStep, Target } from './deployment-file/target.ts';
 export type { Webhook, WebhookHeader } from './deployment-file/webhook.ts';
 export { describeWebhookRequest } from './webhook/describe-webhook-request.ts';
 export {
+  directWebhookTransport,
+  WEBHOOK_ATTEMPT_TIMEOUT_MS,
+  WEBHOOK_RESPONSE_LIMIT_BYTES,
+} from './webhook/direct-webhook-transport.ts';
+export {
+  type AgentOperationOutcome,
+  type ExecuteOnAgent,
+  type HttpRequestPayload,
+  remoteAgentWebhookTransport,
+} from './webhook/remote-agent-webhook-transport.ts';
+export {
   type RenderedHeader,
   type RenderedWebhookRequest,
   renderWebhookRequest,
 } from './webhook/render-webhook-request.ts';
+export {
+  sendWebhookRequest,
+  WEBHOOK_RETRY_BACKOFF,
+  type WebhookResponse,
+  type WebhookSendDeps,
+} from './webhook/send-webhook-request.ts';
 export { VENDOR_VARIABLES, type VendorValues, type VendorVariable } from './webhook/vendor-variables.ts';
+export { webhookSecrets } from './webhook/webhook-secrets.ts';
+export type {
+  WebhookTransport,
+  WebhookTransportAnswer,
+  WebhookTransportRequest,
+} from './webhook/webhook-transport.ts';

@@ -1,0 +1,49 @@
+// Resolves the `encrypted:` references of webhook headers for cloudctl, with the agent's own engines
+// (builtinEngines), so a reference means the same on both sides. cloudctl's config has no `secrets`
+// section yet, so the engines run on their defaults (docs/decisions.md): `env` reads cloudctl's
+// environment with no prefix, `file` resolves relative paths against cloudctl's working directory,
+// `k8s` reads Secrets as cloudctl's own identity (its pod's service account, else the default
+// kubeconfig). `vault` is left out: it needs a server address and credentials, which only a
+// `secrets.store.vault` section could give.
+import { secretsSchema } from '../../../agent/config/schema/secrets-store.ts';
+import { builtinEngines } from '../../../agent/config/secrets/builtin-engines.ts';
+import { checkParams, SecretResolutionError } from '../../../agent/config/secrets/secret-engine.ts';
+import { parseSecretReference } from '../../../agent/config/secrets/secret-reference.ts';
+
+export interface WebhookSecretsOptions {
+  /** cloudctl's environment, for the `env` engine (and the `k8s` engine's kubeconfig lookup). */
+  env: NodeJS.ProcessEnv;
+  /** Where relative `file` paths resolve: cloudctl's working directory. */
+  workingDir: string;
+}
+
+/** Engines that need settings cloudctl's config cannot give yet. */
+const NEEDS_SETTINGS = new Set(['vault']);
+
+export function webhookSecrets(options: WebhookSecretsOptions): (reference: string) => Promise<string> {
+  const { store } = secretsSchema().parse({});
+  const engines = builtinEngines({ store, configDir: options.workingDir, env: options.env }).filter(
+    (engine) => !NEEDS_SETTINGS.has(engine.name),
+  );
+  const names = engines.map((engine) => engine.name).join(', ');
+  return async (reference) => {
+    const parsed = parseSecretReference(reference);
+    if (typeof parsed === 'string')
+      throw new SecretResolutionError('SECRET_ENGINE_SETTINGS', `invalid secret reference: ${parsed}`);
+    if (parsed.form !== 'value')
+      throw new SecretResolutionError(
+        'SECRET_ENGINE_SETTINGS',
+        'a header takes encrypted:…, not encryptedFile:…',
+      );
+    const engine = engines.find((e) => e.name === parsed.engine);
+    if (engine === undefined) {
+      const why = NEEDS_SETTINGS.has(parsed.engine)
+        ? `the ${parsed.engine} engine needs settings cloudctl's config does not have yet`
+        : `unknown secrets engine '${parsed.engine}'`;
+      throw new SecretResolutionError('SECRET_ENGINE_SETTINGS', `${why}; cloudctl resolves ${names}`);
+    }
+    const problem = checkParams(engine, parsed.params);
+    if (problem !== undefined) throw new SecretResolutionError('SECRET_ENGINE_SETTINGS', problem);
+    return engine.resolve(parsed.params);
+  };
+}

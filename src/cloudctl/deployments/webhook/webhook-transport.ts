@@ -1,0 +1,34 @@
+// How a rendered webhook request leaves cloudctl: straight from this process (`networkMode: direct`)
+// or through an agent on the job's network (`remoteNetworkAgent`). A transport makes one attempt and
+// reports the HTTP answer, whatever its status; deciding what an answer means and whether to try
+// again is the sender's. It tells "no answer at all" apart by throwing WebhookConnectionError,
+// because only that (and a few statuses) is worth another attempt.
+
+export interface WebhookTransportRequest {
+  method: string;
+  url: string;
+  /** Secret references already resolved: these are the values that go on the wire. */
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface WebhookTransportAnswer {
+  status: number;
+  /** The response body, cut at the transport's limit. */
+  body: string;
+}
+
+export interface WebhookTransport {
+  send(request: WebhookTransportRequest): Promise<WebhookTransportAnswer>;
+}
+
+/**
+ * The request got no HTTP answer: refused, reset, DNS failure, timeout, or the agent that was to
+ * send it could not be reached. The message says which and never carries header values.
+ */
+export class WebhookConnectionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookConnectionError';
+  }
+}
