@@ -1,7 +1,8 @@
 // cloudctl's HTTP API: fastify in the same process as the gRPC endpoint, mounting the routes the
 // features give it. It owns what every route shares: zod validation with 400s that name the
 // parameter, bearer authentication, one error body, one log line per request (never a token),
-// the Swagger 2.0 document at /v2/api-docs, and a shutdown that lets in-flight requests finish.
+// the Swagger 2.0 document at /v2/api-docs (pages for browsers kept out of it), and a shutdown that
+// lets in-flight requests finish.
 import { readFile } from 'node:fs/promises';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -105,12 +106,19 @@ export async function startHttpEndpoint(
     message: string,
   ) => {
     const own = status < 500 ? routeFor(request)?.errorBody : undefined;
-    reply
-      .code(status)
-      .type('application/json')
-      .send(
-        own === undefined ? errorBody(status, code, message, request.url, deps.now()) : own(status, message),
-      );
+    const body =
+      own === undefined
+        ? errorBody(status, code, message, request.url, deps.now())
+        : own(status, message, request.url.split('?')[0] ?? request.url);
+    if (body instanceof Reply) {
+      reply.headers(body.headers);
+      reply
+        .code(status)
+        .type(body.contentType ?? 'application/json')
+        .send(body.body);
+      return;
+    }
+    reply.code(status).type('application/json').send(body);
   };
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -170,7 +178,10 @@ export async function startHttpEndpoint(
   await app.register(swagger, swaggerOptions(deps.version));
 
   const authenticate = async (request: FastifyRequest) => {
-    const outcome = await deps.authenticator.authenticate(request.headers.authorization);
+    const credential = routeFor(request)?.authorization;
+    const outcome = await deps.authenticator.authenticate(
+      credential === undefined ? request.headers.authorization : credential(request.headers),
+    );
     if (!outcome.ok) throw new HttpError('UNAUTHENTICATED', outcome.reason);
     request.principal = outcome.principal;
   };
@@ -187,6 +198,7 @@ export async function startHttpEndpoint(
         response: route.schema.response,
         summary: route.summary,
         tags: [route.tag],
+        ...(route.hidden ? { hide: true } : {}),
         ...(route.deprecated ? { deprecated: true } : {}),
         ...(route.produces === undefined ? {} : { produces: route.produces }),
         ...(route.consumes === undefined ? {} : { consumes: route.consumes }),
@@ -201,6 +213,8 @@ export async function startHttpEndpoint(
           body: request.body,
           user: request.principal ?? anonymous,
           path: request.url.split('?')[0] ?? request.url,
+          headers: request.headers,
+          secure: request.protocol === 'https',
         });
         if (answer instanceof Reply) {
           if (answer.contentType !== undefined) reply.type(answer.contentType);

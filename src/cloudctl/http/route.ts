@@ -1,6 +1,7 @@
 // One HTTP route as data: method, path, who may call it, zod schemas for what it takes and answers,
 // and the handler. A feature exports its routes; the server mounts them and the Swagger document is
 // generated from the same schemas, so what is documented is what is validated.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
 import type { Principal } from '../auth/index.ts';
 
@@ -24,6 +25,10 @@ export interface RouteRequest<S extends RouteSchema> {
   user: Principal;
   /** The request path, without the query. */
   path: string;
+  /** The request's headers (a page compares Origin with Host before it acts on a form). */
+  headers: IncomingHttpHeaders;
+  /** Whether the request came over TLS to this server (a cookie set for it is then Secure). */
+  secure: boolean;
 }
 
 /** A handler's answer with a status other than the route's first success status, or not JSON. */
@@ -61,9 +66,17 @@ export interface RouteDefinition<S extends RouteSchema> {
   consumes?: string[];
   /**
    * The body of this route's refusals (400 for a bad request, 415, ...), where a protocol fixes it
-   * (OAuth's token endpoint); other routes answer the one error body.
+   * (OAuth's token endpoint) or people read it (the status page's HTML; a Reply sets the media type
+   * and headers); other routes answer the one error body.
    */
-  errorBody?: (status: number, message: string) => unknown;
+  errorBody?: (status: number, message: string, path: string) => unknown;
+  /** Left out of the API document: pages for browsers, not part of the API. */
+  hidden?: boolean;
+  /**
+   * Where a `user` route finds its credential, as an Authorization header value; by default the
+   * header itself. The status page also takes its session cookie.
+   */
+  authorization?: (headers: IncomingHttpHeaders) => string | undefined;
   schema: S;
   handler(request: RouteRequest<S>): Promise<unknown>;
 }
@@ -78,7 +91,9 @@ export interface Route {
   produces?: string[];
   access: 'public' | 'user';
   consumes?: string[];
-  errorBody?: (status: number, message: string) => unknown;
+  errorBody?: (status: number, message: string, path: string) => unknown;
+  hidden?: boolean;
+  authorization?: (headers: IncomingHttpHeaders) => string | undefined;
   schema: RouteSchema;
   handler(request: RouteRequest<RouteSchema>): Promise<unknown>;
 }
