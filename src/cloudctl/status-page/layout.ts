@@ -1,0 +1,114 @@
+// The documents the status page sends: a view's page (navigation, sections, the live-update script),
+// the sign-in page, the refusal page and the error page. Every page loads only /status/assets/*
+// from cloudctl itself; the Content-Security-Policy forbids anything else, inline script included.
+import type { Principal } from '../auth/index.ts';
+import { html, type SafeHtml } from './safe-html.ts';
+import { STATUS_PATH } from './session-cookie.ts';
+import type { Section } from './status-view.ts';
+
+/** How often an open page asks for its sections again. */
+export const REFRESH_MS = 2000;
+
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'cache-control': 'no-store',
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+};
+
+export const HTML_TYPE = 'text/html; charset=utf-8';
+
+export interface NavItem {
+  label: string;
+  href: string;
+}
+
+function document(title: string, body: SafeHtml, script: boolean): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · cloudctl</title>
+<link rel="stylesheet" href="${STATUS_PATH}/assets/status.css">
+${script ? html`<script src="${STATUS_PATH}/assets/status.js" defer></script>` : ''}
+</head>
+<body>
+${body}
+</body>
+</html>
+`.text;
+}
+
+export function renderSection(section: Section): SafeHtml {
+  return html`<section data-section="${section.id}" aria-labelledby="h-${section.id}">
+<h2 id="h-${section.id}">${section.title}</h2>
+<div class="section-body">${section.body}</div>
+</section>`;
+}
+
+export function viewPage(
+  title: string,
+  sections: readonly Section[],
+  nav: readonly NavItem[],
+  path: string,
+  user: Principal,
+): string {
+  const links = nav.map(
+    (item) =>
+      html`<a href="${item.href}"${path === item.href || path.startsWith(`${item.href}/`) ? html` aria-current="page"` : ''}>${item.label}</a>`,
+  );
+  const body = html`<header class="top">
+<span class="brand">cloudctl</span>
+<nav>${links}</nav>
+<span id="live-state" class="live" aria-live="polite">live</span>
+<span class="user" title="signed in as">${user.name}</span>
+<form method="post" action="${STATUS_PATH}/logout"><button type="submit">Sign out</button></form>
+</header>
+<main data-refresh-ms="${REFRESH_MS}">
+<h1>${title}</h1>
+${sections.map(renderSection)}
+</main>`;
+  return document(title, body, true);
+}
+
+/** A safe place to return to after signing in: a status page path, never another site. */
+export function safeNext(next: string | undefined): string {
+  return next !== undefined && /^\/status(\/[\w.~%-]+)*\/?$/.test(next) ? next : STATUS_PATH;
+}
+
+export function loginPage(message: string | undefined, next: string): string {
+  const body = html`<main class="narrow">
+<h1>cloudctl status</h1>
+<p>Sign in with your cloudctl API token: the same token you send as <code>Authorization: Bearer …</code>.
+It is kept in a cookie of this browser for this page only, until you sign out or close the browser.</p>
+${message === undefined ? '' : html`<p class="notice" role="alert">${message}</p>`}
+<form method="post" action="${STATUS_PATH}/login" class="login">
+<label for="token">API token</label>
+<input id="token" name="token" type="password" autocomplete="off" required autofocus>
+<input type="hidden" name="next" value="${next}">
+<button type="submit">Sign in</button>
+</form>
+</main>`;
+  return document('Sign in', body, false);
+}
+
+export function refusalPage(message: string): string {
+  const body = html`<main class="narrow">
+<h1>Not allowed</h1>
+<p class="notice" role="alert">${message}</p>
+<p>Your token does not give you this. Ask an administrator for the role, or
+<a href="${STATUS_PATH}/login">sign in with another token</a>. <a href="${STATUS_PATH}">Back to the status page</a></p>
+</main>`;
+  return document('Not allowed', body, false);
+}
+
+export function errorPage(status: number, message: string): string {
+  const body = html`<main class="narrow">
+<h1>${status === 404 ? 'Not found' : `Error ${status}`}</h1>
+<p class="notice" role="alert">${message}</p>
+<p><a href="${STATUS_PATH}">Back to the status page</a></p>
+</main>`;
+  return document(status === 404 ? 'Not found' : 'Error', body, false);
+}

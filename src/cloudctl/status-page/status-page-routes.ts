@@ -1,0 +1,183 @@
+// The status page's routes: sign in and out, its two assets, /status, and one page per registered
+// view, each also answering `?part=sections` with its sections as JSON for the live-update script.
+// None is in the API document. View pages take the session cookie or a bearer header and refuse
+// with pages, not JSON: 401 is the sign-in page, 403 the refusal page.
+import { z } from 'zod';
+import { defineRoute, HttpError, Reply, type Route } from '../http/index.ts';
+import {
+  errorPage,
+  HTML_TYPE,
+  loginPage,
+  type NavItem,
+  PAGE_HEADERS,
+  refusalPage,
+  renderSection,
+  safeNext,
+  viewPage,
+} from './layout.ts';
+import { isSameOrigin } from './same-origin.ts';
+import { clearedSessionCookie, STATUS_PATH, sessionCookie, statusAuthorization } from './session-cookie.ts';
+import { statusAssets } from './status-assets.ts';
+import { type StatusPageDeps, statusSources } from './status-sources.ts';
+import type { StatusView } from './status-view.ts';
+import { VIEWS } from './views/index.ts';
+
+const TAG = 'status-page';
+const FORM = 'application/x-www-form-urlencoded';
+
+/** A page refusing or failing a request; secure decides the cookie a 401 clears. */
+function refusal(status: number, message: string, path: string): Reply {
+  if (status === 401) {
+    // A cookie that no longer signs in is forgotten, so the sign-in page starts clean.
+    return new Reply(status, loginPage(message, safeNext(path)), HTML_TYPE, {
+      ...PAGE_HEADERS,
+      'set-cookie': clearedSessionCookie(false),
+    });
+  }
+  if (status === 403) return new Reply(status, refusalPage(message), HTML_TYPE, PAGE_HEADERS);
+  return new Reply(status, errorPage(status, message), HTML_TYPE, PAGE_HEADERS);
+}
+
+function redirect(location: string, headers: Record<string, string> = {}): Reply {
+  return new Reply(303, '', 'text/plain; charset=utf-8', {
+    ...headers,
+    location,
+    'cache-control': 'no-store',
+  });
+}
+
+function refuseCrossSite(headers: Parameters<typeof isSameOrigin>[0]): void {
+  if (!isSameOrigin(headers))
+    throw new HttpError(
+      'FORBIDDEN',
+      'this form was sent from another site; open the status page and send it from there',
+    );
+}
+
+const htmlAnswer = z.string().describe('an HTML page');
+const redirectAnswer = z.void().describe('See Other: the page to go to');
+
+export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusView[] = VIEWS): Route[] {
+  const sources = statusSources(deps);
+  const nav: NavItem[] = views.flatMap((v) => (v.nav === undefined ? [] : [{ label: v.nav, href: v.url }]));
+  const first = nav[0]?.href ?? STATUS_PATH;
+  const pageRoute = (view: StatusView): Route =>
+    defineRoute({
+      method: 'GET',
+      url: view.url,
+      summary: `Status page: ${view.nav ?? view.url}`,
+      tag: TAG,
+      hidden: true,
+      access: 'user',
+      authorization: statusAuthorization,
+      errorBody: refusal,
+      schema: {
+        ...(view.params === undefined ? {} : { params: view.params }),
+        querystring: z.object({
+          part: z.literal('sections').optional().describe('sections: the sections as JSON, for live updates'),
+        }),
+        response: { 200: htmlAnswer },
+      },
+      handler: async ({ params, query, user, path }) => {
+        const rendered = await view.render({ user, sources, now: deps.now() }, params);
+        if (query.part === 'sections') {
+          const sections = Object.fromEntries(rendered.sections.map((s) => [s.id, renderSection(s).text]));
+          return new Reply(200, { title: rendered.title, sections }, undefined, {
+            'cache-control': 'no-store',
+          });
+        }
+        return new Reply(
+          200,
+          viewPage(rendered.title, rendered.sections, nav, path, user),
+          HTML_TYPE,
+          PAGE_HEADERS,
+        );
+      },
+    });
+
+  return [
+    defineRoute({
+      method: 'GET',
+      url: STATUS_PATH,
+      summary: 'Status page: its first view',
+      tag: TAG,
+      hidden: true,
+      access: 'public',
+      schema: { response: { 303: redirectAnswer } },
+      handler: async () => redirect(first),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: `${STATUS_PATH}/login`,
+      summary: 'Status page: sign in with an API token',
+      tag: TAG,
+      hidden: true,
+      access: 'public',
+      errorBody: refusal,
+      schema: {
+        querystring: z.object({ next: z.string().optional() }),
+        response: { 200: htmlAnswer },
+      },
+      handler: async ({ query }) =>
+        new Reply(200, loginPage(undefined, safeNext(query.next)), HTML_TYPE, PAGE_HEADERS),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${STATUS_PATH}/login`,
+      summary: 'Status page: keep the token in a cookie of this browser and go on to the page',
+      tag: TAG,
+      hidden: true,
+      access: 'public',
+      consumes: [FORM],
+      errorBody: (status, message) =>
+        status === 403
+          ? refusal(status, message, STATUS_PATH)
+          : new Reply(status, loginPage(message, STATUS_PATH), HTML_TYPE, PAGE_HEADERS),
+      schema: {
+        body: z.object({
+          token: z.string().min(1, { error: 'paste your API token' }),
+          next: z.string().optional(),
+        }),
+        response: { 303: redirectAnswer },
+      },
+      // The token is not checked here: the page it leads to is, by the same authenticator as every
+      // request, and answers the sign-in page again, with the reason, when the token is not known.
+      handler: async ({ body, headers, secure }) => {
+        refuseCrossSite(headers);
+        return redirect(safeNext(body.next), { 'set-cookie': sessionCookie(body.token, secure) });
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${STATUS_PATH}/logout`,
+      summary: 'Status page: forget the token kept in this browser',
+      tag: TAG,
+      hidden: true,
+      access: 'public',
+      consumes: [FORM],
+      errorBody: refusal,
+      schema: { body: z.unknown(), response: { 303: redirectAnswer } },
+      handler: async ({ headers, secure }) => {
+        refuseCrossSite(headers);
+        return redirect(`${STATUS_PATH}/login`, { 'set-cookie': clearedSessionCookie(secure) });
+      },
+    }),
+    ...statusAssets().map((asset) =>
+      defineRoute({
+        method: 'GET',
+        url: `${STATUS_PATH}/assets/${asset.name}`,
+        summary: `Status page: ${asset.name}`,
+        tag: TAG,
+        hidden: true,
+        access: 'public',
+        schema: { response: { 200: z.string() } },
+        handler: async () =>
+          new Reply(200, asset.body, asset.type, {
+            'cache-control': 'no-cache',
+            'x-content-type-options': 'nosniff',
+          }),
+      }),
+    ),
+    ...views.map(pageRoute),
+  ];
+}
