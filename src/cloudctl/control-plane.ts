@@ -33,6 +33,7 @@ import {
   startPostgresReplicaBus,
 } from './replicas/index.ts';
 import { AgentRegistry, SessionFinder, sessionHandlers } from './sessions/index.ts';
+import { statusPageRoutes } from './status-page/index.ts';
 import { type CloudctlStore, type DatabaseTarget, openStore } from './store/index.ts';
 import { opsRoutes, TaskRunner, taskRoutes } from './tasks/index.ts';
 
@@ -223,6 +224,7 @@ export async function startControlPlane(
       }),
       ...dynamicAccountsRoutes({ guard, store, sessions, placement, now }),
       ...oauthRoutes({ store: store.oauth, now, tokenLifetimeSeconds: config.oauth.tokenLifetimeSeconds }),
+      ...statusPageRoutes({ guard, store, registry, sessions, placement, now }),
       ...inapplicableRoutes(),
     ];
     http = await startHttpEndpoint(config.http, {
