@@ -89,6 +89,8 @@ export interface SystemPlan {
   /** A PostgreSQL server for cloudctl instead of the embedded database. */
   databaseUrl?: string;
   agent: { id: string; token: string };
+  /** Both programs' log level (default info). */
+  logLevel?: 'info' | 'debug';
   users: ReadonlyArray<{ name: string; token: string; roles: readonly string[] }>;
   /** The one account the agent serves. */
   account: {
@@ -113,6 +115,7 @@ export class TestSystem {
   readonly #config: string;
   #cloudctl: RunningProcess;
   #agent: RunningProcess | undefined;
+  #agentHealthPort = 0;
 
   private constructor(
     plan: SystemPlan,
@@ -137,6 +140,7 @@ export class TestSystem {
       plan.databaseUrl === undefined
         ? `database:\n  dataDir: ${join(plan.dir, 'cloudctl-data')}`
         : `database:\n  url: ${plan.databaseUrl}`,
+      `logging:\n  level: ${plan.logLevel ?? 'info'}`,
       `agents:\n  - id: ${plan.agent.id}\n    tokenHash: ${hashToken(plan.agent.token)}`,
       'users:',
       ...plan.users.map(
@@ -149,15 +153,24 @@ export class TestSystem {
     return new TestSystem(plan, ports, config, cloudctl);
   }
 
-  /** Writes the agent's config for the account and runs it until it is ready (connected and synced). */
-  async startAgent(): Promise<void> {
+  /** `host:port` of cloudctl's gRPC endpoint, where agents dial. */
+  get grpcAddress(): string {
+    return `127.0.0.1:${this.#grpcPort}`;
+  }
+
+  /**
+   * Writes the agent's config for the account and runs it until it is ready (connected and synced).
+   * `dial` replaces cloudctl's gRPC address (a proxy in front of it).
+   */
+  async startAgent(options: { dial?: string } = {}): Promise<void> {
     const { account } = this.#plan;
     const healthPort = await freePort();
+    this.#agentHealthPort = healthPort;
     const file = join(this.#plan.dir, 'agent.yaml');
     await writeFile(
       file,
       [
-        `cloudctl:\n  grpc: 127.0.0.1:${this.#grpcPort}\n  insecure: true\n  auth:\n    token: encrypted:env!n:TEST_AGENT_TOKEN`,
+        `cloudctl:\n  grpc: ${options.dial ?? this.grpcAddress}\n  insecure: true\n  auth:\n    token: encrypted:env!n:TEST_AGENT_TOKEN`,
         `server:\n  host: 127.0.0.1\n  port: ${healthPort}`,
         'orchestrator:\n  accounts:',
         `    - name: ${account.name}`,
@@ -165,7 +178,7 @@ export class TestSystem {
         `      namespaces: [${account.namespaces.join(', ')}]`,
         `      kinds: [${account.kinds.join(', ')}]`,
         `      permissions:\n        READ: [${account.read.join(', ')}]\n        WRITE: [${account.write.join(', ')}]`,
-        'logging:\n  format: json',
+        `logging:\n  format: json\n  level: ${this.#plan.logLevel ?? 'info'}`,
         '',
       ].join('\n'),
     );
@@ -174,6 +187,21 @@ export class TestSystem {
       ORCH_AGENT_ID: this.#plan.agent.id,
     });
     await waitReady(this.#agent, `http://127.0.0.1:${healthPort}/ready`);
+  }
+
+  /** The running (or last) agent process: its output, pid and exit. */
+  get agent(): RunningProcess | undefined {
+    return this.#agent;
+  }
+
+  /** The agent's health server (`/ready`, `/operations`, ...). */
+  get agentUrl(): string {
+    return `http://127.0.0.1:${this.#agentHealthPort}`;
+  }
+
+  /** The running (or last) cloudctl process. */
+  get cloudctl(): RunningProcess {
+    return this.#cloudctl;
   }
 
   /** Where cloudctl keeps its embedded database: open it once cloudctl has stopped. */
