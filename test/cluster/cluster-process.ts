@@ -122,6 +122,13 @@ export class ClusterProcess {
     return this.exited;
   }
 
+  /** SIGKILL to the group, as a crash or the OOM killer ends it: no shutdown of any kind. */
+  async kill(): Promise<ExitStatus> {
+    if (this.#status !== undefined) return this.#status;
+    signalGroup(this.pid, 'SIGKILL');
+    return this.exited;
+  }
+
   /** The last lines the process wrote, for error messages. */
   async logTail(lines = 30): Promise<string> {
     const text = await readFile(this.logFile, 'utf8').catch(() => '');

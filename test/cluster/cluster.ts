@@ -59,8 +59,11 @@ export interface Cluster {
   pids(): Readonly<Record<string, number>>;
   /** Ends every process (SIGTERM, then SIGKILL) and removes the directory. Safe to call twice. */
   stop(): Promise<void>;
-  /** Stops the API server and starts it again on the same port and certificate; resolves when ready. */
-  restartApiServer(): Promise<void>;
+  /**
+   * Stops the API server and starts it again on the same port and certificate; resolves when ready.
+   * `SIGKILL` kills it instead of letting it shut down: open connections die without a word.
+   */
+  restartApiServer(options?: { signal?: 'SIGTERM' | 'SIGKILL' }): Promise<void>;
   /**
    * Compacts etcd at its current revision and returns it. Lists and watches that reach etcd from an
    * older resourceVersion then get 410 Gone; with `watchCache: false` that is every watch.
@@ -193,9 +196,9 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
         })();
         return stopped;
       },
-      async restartApiServer() {
+      async restartApiServer(restart = {}) {
         const current = processes.get('kube-apiserver');
-        await current?.stop();
+        await (restart.signal === 'SIGKILL' ? current?.kill() : current?.stop());
         track((await startApiServer(spec, timeoutMs)).process);
       },
       async compactEtcd() {
