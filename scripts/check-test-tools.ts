@@ -22,6 +22,8 @@ export interface TestTool {
 
 export const SCHEMATHESIS_VERSION = '4.32.5';
 const POSTGRES_BASE = '/usr/lib/postgresql';
+/** Where Debian's package puts it; test/cloudctl/status-page/browser.ts launches this one. */
+const CHROMIUM = '/usr/bin/chromium';
 
 /** The command's output when it runs and succeeds. */
 function version(command: string, args: string[], env: NodeJS.ProcessEnv): string | undefined {
@@ -46,6 +48,14 @@ export const TEST_TOOLS: ReadonlyArray<TestTool> = [
         return 'running as root, and there is no postgres user to run the server as';
       return undefined;
     },
+  },
+  {
+    name: 'Chromium',
+    neededBy:
+      "the status page test, which drives Debian's headless Chromium with playwright-core (it downloads no browser)",
+    install: 'apt-get update && apt-get install -y --no-install-recommends chromium',
+    installedByCi: true,
+    problem: () => (existsSync(CHROMIUM) ? undefined : `no ${CHROMIUM}`),
   },
   {
     name: 'hadolint',
