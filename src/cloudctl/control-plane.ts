@@ -17,6 +17,13 @@ import { AgentAuthenticator, configUsers, UserAuthenticator } from './auth/index
 import { cacheRoutes, cachingHandlers, IngestRate, OnDemandRefresh } from './caching/index.ts';
 import type { CloudctlConfig } from './config/index.ts';
 import { credentialAccounts, credentialsRoutes } from './credentials/index.ts';
+import {
+  DeploymentRunner,
+  deploymentRoutes,
+  directWebhookTransport,
+  webhookSecrets,
+  webhookSender,
+} from './deployments/index.ts';
 import { AccountPlacement, dynamicAccountsRoutes } from './dynamic-accounts/index.ts';
 import { CloudctlError } from './errors.ts';
 import { type GrpcEndpoint, type GrpcService, type RpcDeps, startGrpcEndpoint } from './grpc/index.ts';
@@ -83,6 +90,13 @@ function agentServices(deps: RpcDeps, ingest: IngestRate): GrpcService[] {
       handlers: operationResultsHandlers(deps),
     },
   ];
+}
+
+/** Where people and webhook jobs reach this cloudctl's HTTP API. */
+function externalUrl(settings: CloudctlConfig['http'], port: number): string {
+  if (settings.externalUrl !== undefined) return settings.externalUrl.replace(/\/+$/, '');
+  const host = settings.host === '0.0.0.0' || settings.host === '::' ? hostname() : settings.host;
+  return `${settings.tls === undefined ? 'http' : 'https'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /** The URL in `database.urlFile` (a mounted Secret: one line, trailing whitespace ignored). */
@@ -189,7 +203,25 @@ export async function startControlPlane(
   });
   let stopping = false;
   let endpoint: GrpcEndpoint | undefined;
-  let http: HttpEndpoint;
+  let http: HttpEndpoint | undefined;
+  const deployments = new DeploymentRunner({
+    store: store.deployments,
+    dispatcher: operations,
+    operationStored: async (id) => (await store.operations.get(id)) !== undefined,
+    webhooks: webhookSender({
+      direct: directWebhookTransport(),
+      onAgent: (account) => (type, payload) => operations.execute({ account, type, payload }),
+      accountOfAgent: (agentId) => registry.newestSessionOf(agentId)?.accounts[0]?.name,
+      secrets: webhookSecrets({ env: process.env, workingDir: process.cwd() }),
+      logger: deps.logger,
+    }),
+    callbackBase: () => `${externalUrl(config.http, http?.port ?? config.http.port)}/deployments/callbacks`,
+    leases: store.leases.leases('deployment', replicas?.id ?? 'cloudctl', REPLICA_LEASE_MS),
+    sweepMs: REPLICA_BEAT_MS,
+    reconnectGraceMs: config.operations.waitTimeoutMs,
+    logger: deps.logger,
+    now,
+  });
   try {
     const rpcDeps: RpcDeps = {
       authenticator: new AgentAuthenticator(config.agents, deps.logger),
@@ -223,6 +255,7 @@ export async function startControlPlane(
           change === 'created' ? placement.created(name) : placement.placeEverywhere(),
       }),
       ...dynamicAccountsRoutes({ guard, store, sessions, placement, now }),
+      ...deploymentRoutes({ runner: deployments, store: store.deployments, guard, now }),
       ...oauthRoutes({ store: store.oauth, now, tokenLifetimeSeconds: config.oauth.tokenLifetimeSeconds }),
       ...statusPageRoutes({ guard, store, registry, sessions, placement, now }),
       ...inapplicableRoutes(),
@@ -245,11 +278,18 @@ export async function startControlPlane(
   }
   const resumed = await runner.resumeUnfinished();
   if (resumed > 0) deps.logger.info({ tasks: resumed }, 'carrying on tasks left unfinished by the last run');
+  const resumedDeployments = await deployments.resumeUnfinished();
+  if (resumedDeployments > 0)
+    deps.logger.info(
+      { deployments: resumedDeployments },
+      'carrying on deployments left unfinished by the last run',
+    );
+  const httpEndpoint = http;
   const grpcPort = endpoint.port;
   const grpc = endpoint;
   return {
     port: grpcPort,
-    httpPort: http.port,
+    httpPort: httpEndpoint.port,
     metrics,
     registry,
     operations,
@@ -260,12 +300,14 @@ export async function startControlPlane(
     async close() {
       stopping = true;
       // HTTP first, so requests in flight finish while the agents' sessions still carry their work.
-      await http.close();
+      await httpEndpoint.close();
       // Tasks stop where they are (they carry on at the next start); their waits end with the dispatcher.
       const tasksStopped = runner.close();
+      const deploymentsStopped = deployments.close();
       operations.close();
       placement.close();
       await tasksStopped;
+      await deploymentsStopped;
       await grpc.close();
       await replicas?.close();
       await store.close();

@@ -1,6 +1,6 @@
-// The deployments feature, first layer: deployment files (schema, loader with located errors,
-// manifests read) and webhook requests (templates rendered, described for logs without secrets).
-// The runner, the HTTP API and `cloudctl deploy -f` build on this; other folders import from here only.
+// The deployments feature: deployment files (schema, loader with located errors, manifests read),
+// webhook requests (rendered, sent, described for logs without secrets), the runner that carries a
+// deployment through its steps across restarts, and its HTTP routes. Other folders import from here.
 export { DEPLOYMENT_ERRORS, DeploymentError, type DeploymentErrorCode } from './deployment-errors.ts';
 export type { BlueGreenStrategy, RedirectTrafficStep } from './deployment-file/blue-green-strategy.ts';
 export type { CanaryStep, CanaryStrategy } from './deployment-file/canary-strategy.ts';
@@ -20,6 +20,15 @@ export type { RunWebhookStep } from './deployment-file/run-webhook-step.ts';
 export type { Strategy } from './deployment-file/strategy.ts';
 export type { ConstraintStep, Target } from './deployment-file/target.ts';
 export type { Webhook, WebhookHeader } from './deployment-file/webhook.ts';
+export { type DeploymentRoutesDeps, deploymentRoutes } from './http/deployment-routes.ts';
+export { type DeploymentView, deploymentView } from './http/deployment-view.ts';
+export {
+  DeploymentRunner,
+  DeploymentStore,
+  deploymentsMigration,
+  type StoredDeployment,
+  webhookSender,
+} from './run/index.ts';
 export { describeWebhookRequest } from './webhook/describe-webhook-request.ts';
 export {
   directWebhookTransport,

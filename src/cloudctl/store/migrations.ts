@@ -2,6 +2,7 @@
 // Append new migrations; never edit one that has shipped.
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { credentialsMigration } from '../credentials/index.ts';
+import { deploymentsMigration } from '../deployments/index.ts';
 import { dynamicAccountsMigration } from '../dynamic-accounts/index.ts';
 import { oauthMigration } from '../oauth/index.ts';
 import { readModelMigration } from '../read-model/index.ts';
@@ -93,8 +94,10 @@ export const migrationProvider: MigrationProvider = {
       '0004_read_model': readModelMigration,
       '0005_dynamic_accounts': dynamicAccountsMigration,
       '0006_oauth': oauthMigration,
-      // 0007 and 0008 are the deployment service's (deployments, webhook runs).
+      // 0007 and 0008 were kept for the deployment service, which landed after 0009: a database
+      // already at 0009 would refuse an earlier migration, so its tables are 0010.
       '0009_replicas': replicaMigration,
+      '0010_deployments': deploymentsMigration,
     };
   },
 };

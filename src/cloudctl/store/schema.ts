@@ -218,6 +218,31 @@ export interface LeasesTable {
   expires_at: Timestamp;
 }
 
+export interface DeploymentsTable {
+  id: string;
+  application: string;
+  status: string;
+  created_by: string;
+  /** The accounts its targets deploy to, for permission checks on reads. */
+  accounts: Json;
+  plan: Json;
+  progress: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DeploymentGatesTable {
+  id: string;
+  deployment_id: string;
+  step_key: string;
+  kind: string;
+  verdict: boolean | null;
+  message: string | null;
+  decided_by: string | null;
+  decided_at: Date | null;
+  created_at: Timestamp;
+}
+
 export interface CloudctlDatabase {
   agents: AgentsTable;
   accounts: AccountsTable;
@@ -236,4 +261,6 @@ export interface CloudctlDatabase {
   replicas: ReplicasTable;
   replica_sessions: ReplicaSessionsTable;
   leases: LeasesTable;
+  deployments: DeploymentsTable;
+  deployment_gates: DeploymentGatesTable;
 }

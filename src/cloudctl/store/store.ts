@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import { CacheStore, KindResolver } from '../caching/index.ts';
 import { CredentialStore } from '../credentials/index.ts';
+import { DeploymentStore } from '../deployments/index.ts';
 import { DynamicAccountStore } from '../dynamic-accounts/index.ts';
 import { OAuthStore } from '../oauth/index.ts';
 import { OperationStore } from '../operations/index.ts';
@@ -20,6 +21,8 @@ export interface CloudctlStore {
   accountChanges: ChangeCounter;
   cache: CacheStore;
   credentials: CredentialStore;
+  /** Deployments, their progress, and the approvals and callbacks they wait for. */
+  deployments: DeploymentStore;
   /** Accounts registered for migration to agents, and which agents hold them. */
   dynamicAccounts: DynamicAccountStore;
   /** OAuth client credentials and the access tokens issued to them. */
@@ -49,6 +52,7 @@ export async function openStore(
     accountChanges,
     cache: new CacheStore(db, options.readIndex ? new ReadIndex() : undefined),
     credentials: new CredentialStore(db, accountChanges),
+    deployments: new DeploymentStore(db),
     dynamicAccounts: new DynamicAccountStore(db),
     oauth: new OAuthStore(db),
     operations: new OperationStore(db),

@@ -26,6 +26,12 @@ export const httpSchema = z
       .default(7002)
       .describe('port of the HTTP API (REST, Swagger, health, metrics); 0 picks a free one'),
     tls: httpTlsSchema.optional(),
+    externalUrl: z
+      .url({ protocol: /^https?$/, error: 'expected an http:// or https:// URL' })
+      .optional()
+      .describe(
+        'the URL people and webhook jobs reach cloudctl at (a load balancer, an ingress); webhook callback URIs start with it. Default: http(s)://<this host name>:<port>',
+      ),
     shutdownTimeoutMs: z
       .number()
       .int()

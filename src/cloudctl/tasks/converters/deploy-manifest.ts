@@ -2,30 +2,10 @@
 // moves every namespaced manifest; a `moniker` is written as the moniker annotations the read model
 // takes applications and clusters from. Artifact binding is not supported: manifests come as text.
 import { z } from 'zod';
+import { isClusterScopedKind } from '../../../lib/cluster-scoped-kinds.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import { defineConverter, PayloadError } from './converter.ts';
 import { namesByNamespace, spinnakerKind } from './manifest-name.ts';
-
-/** Built-in kinds that live outside namespaces: a namespace override leaves them alone. */
-const CLUSTER_SCOPED = new Set([
-  'Namespace',
-  'Node',
-  'PersistentVolume',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'CustomResourceDefinition',
-  'StorageClass',
-  'PriorityClass',
-  'IngressClass',
-  'RuntimeClass',
-  'CSIDriver',
-  'CSINode',
-  'VolumeAttachment',
-  'ValidatingWebhookConfiguration',
-  'MutatingWebhookConfiguration',
-  'APIService',
-  'CertificateSigningRequest',
-]);
 
 const manifestSchema = z.looseObject({
   apiVersion: z.string().min(1),
@@ -101,7 +81,7 @@ export const deployManifest = defineConverter({
     const override = payload.namespaceOverride?.trim();
     manifests = manifests.map((m) => {
       const placed =
-        override && !CLUSTER_SCOPED.has(m.kind)
+        override && !isClusterScopedKind(m.kind)
           ? { ...m, metadata: { ...m.metadata, namespace: override } }
           : m;
       return withMoniker(placed, payload.moniker);

@@ -1,0 +1,271 @@
+// The deployment service over HTTP: submit a deployment file (manifests inline), follow it, approve or
+// reject the pause it waits at, roll it back; and the callback webhook jobs post their verdict to.
+// A submission is checked whole before anything is stored: the file (every problem, located), the
+// accounts (WRITE on each target's), and what blue/green needs among the manifests.
+import { z } from 'zod';
+import { formatIssue } from '../../../lib/config-issue.ts';
+import { isRecord } from '../../../lib/is-record.ts';
+import type { AccountGuard } from '../../accounts/index.ts';
+import type { Principal } from '../../auth/index.ts';
+import { defineRoute, HttpError, Reply, type Route } from '../../http/index.ts';
+import { parseDeploymentFile } from '../deployment-file/load-deployment-file.ts';
+import {
+  callbackGateId,
+  type DeploymentRunner,
+  type DeploymentStore,
+  RollbackRefused,
+  type StoredDeployment,
+} from '../run/index.ts';
+import {
+  deploymentSummary,
+  deploymentSummarySchema,
+  deploymentView,
+  deploymentViewSchema,
+} from './deployment-view.ts';
+
+const TAG = 'deployments';
+
+/** The largest deployment file taken over HTTP (manifests inline). */
+const MAX_FILE_CHARS = 4 << 20;
+
+export interface DeploymentRoutesDeps {
+  runner: DeploymentRunner;
+  store: DeploymentStore;
+  guard: AccountGuard;
+  now: () => Date;
+}
+
+const idParams = z.object({ id: z.string().min(1).max(100) });
+
+const submissionSchema = z.object({
+  file: z.string().min(1).max(MAX_FILE_CHARS).describe('the deployment file (YAML), its manifests inline'),
+  fileName: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe('how errors name the file; default "request body"'),
+});
+
+const decisionSchema = z.object({
+  target: z.string().min(1).optional().describe('the target whose pause to decide, when several wait'),
+  message: z.string().max(10_000).optional(),
+});
+
+const callbackSchema = z.object({
+  success: z.boolean().describe('true lets the step proceed; false fails it'),
+  mdMessage: z.string().max(100_000).optional().describe('shown in the deployment and its log'),
+});
+
+const callbackAnswerSchema = z
+  .object({ accepted: z.boolean(), repeated: z.boolean() })
+  .describe('CallbackAnswer');
+
+async function readable(deps: DeploymentRoutesDeps, user: Principal, id: string): Promise<StoredDeployment> {
+  const deployment = await deps.store.get(id);
+  if (deployment === undefined) throw new HttpError('NOT_FOUND', `no deployment ${id}`);
+  for (const account of deployment.accounts) await deps.guard.require(user, account, 'READ');
+  return deployment;
+}
+
+/** The approval steps waiting now, of the named target or of all. */
+function waitingApprovals(deployment: StoredDeployment, target: string | undefined) {
+  return deployment.progress.targets
+    .filter((t) => target === undefined || t.name === target)
+    .flatMap((t) =>
+      t.steps
+        .filter((s) => s.kind === 'approval' && s.status === 'RUNNING' && s.gateId !== undefined)
+        .map((s) => ({ target: t, step: s })),
+    );
+}
+
+function decide(deps: DeploymentRoutesDeps, verdict: boolean): Route {
+  const word = verdict ? 'approve' : 'reject';
+  return defineRoute({
+    method: 'POST',
+    url: `/deployments/:id/${word}`,
+    summary: verdict
+      ? 'Approves the manual pause a deployment waits at'
+      : 'Rejects the manual pause a deployment waits at: the target fails, rollback is left to the user',
+    tag: TAG,
+    access: 'user',
+    schema: { params: idParams, body: decisionSchema, response: { 200: deploymentViewSchema } },
+    handler: async ({ params, body, user }) => {
+      const deployment = await readable(deps, user, params.id);
+      const waiting = waitingApprovals(deployment, body.target);
+      if (waiting.length === 0)
+        throw new HttpError(
+          'CONFLICT',
+          body.target === undefined
+            ? `deployment ${params.id} waits for no approval`
+            : `target ${body.target} of deployment ${params.id} waits for no approval`,
+        );
+      if (waiting.length > 1)
+        throw new HttpError(
+          'REQUEST_INVALID',
+          `target: several targets wait for approval (${waiting.map((w) => w.target.name).join(', ')}); name one`,
+        );
+      const [first] = waiting;
+      if (first === undefined)
+        throw new HttpError('CONFLICT', `deployment ${params.id} waits for no approval`);
+      const { target, step } = first;
+      await deps.guard.require(user, target.account, 'WRITE');
+      const roles = step.requiresRoles ?? [];
+      if (roles.length > 0 && !user.admin && !user.roles.some((r) => roles.includes(r)))
+        throw new HttpError(
+          'FORBIDDEN',
+          `${user.name} may not ${word} this pause: it needs one of the roles ${roles.join(', ')}`,
+        );
+      const decision = await deps.store.decide(
+        step.gateId ?? '',
+        { verdict, message: body.message ?? null, by: user.name },
+        deps.now(),
+      );
+      if (decision.outcome === 'conflict')
+        throw new HttpError(
+          'CONFLICT',
+          `this pause was already ${decision.gate.verdict ? 'approved' : 'rejected'}`,
+        );
+      deps.runner.wake(step.gateId ?? '');
+      return deploymentView((await deps.store.get(params.id)) ?? deployment);
+    },
+  });
+}
+
+export function deploymentRoutes(deps: DeploymentRoutesDeps): Route[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      url: '/deployments',
+      summary: 'Starts a deployment from a deployment file whose manifests are inline',
+      tag: TAG,
+      access: 'user',
+      schema: { body: submissionSchema, response: { 202: deploymentViewSchema } },
+      handler: async ({ body, user }) => {
+        const fileName = body.fileName ?? 'request body';
+        const loaded = await parseDeploymentFile(body.file, { file: fileName, baseDir: undefined });
+        if (!loaded.ok)
+          throw new HttpError(
+            'REQUEST_INVALID',
+            `file: the deployment file has ${loaded.issues.length} problem(s):\n${loaded.issues.map(formatIssue).join('\n')}`,
+          );
+        const file = loaded.deployment;
+        for (const target of Object.values(file.targets))
+          await deps.guard.require(user, target.account, 'WRITE');
+        for (const [name, target] of Object.entries(file.targets)) {
+          const strategy = file.strategies[target.strategy];
+          if (strategy === undefined || !('blueGreen' in strategy)) continue;
+          const objects = loaded.manifests.filter((m) => m.targets.includes(name)).flatMap((m) => m.objects);
+          const services = objects
+            .filter((o) => o.kind === 'Service')
+            .map((o) => (isRecord(o.metadata) ? o.metadata.name : undefined));
+          const deployments = objects.filter((o) => o.kind === 'Deployment').length;
+          for (const service of [strategy.blueGreen.activeService, strategy.blueGreen.previewService]) {
+            if (service !== undefined && !services.includes(service))
+              throw new HttpError(
+                'REQUEST_INVALID',
+                `file: target ${name}: Service ${service} of its blue/green strategy is not among its manifests`,
+              );
+          }
+          if (deployments !== 1)
+            throw new HttpError(
+              'REQUEST_INVALID',
+              `file: target ${name}: a blue/green strategy switches one Deployment; its manifests have ${deployments}`,
+            );
+        }
+        const deployment = await deps.runner.submit({ loaded, text: body.file, fileName, user: user.name });
+        return new Reply(202, deploymentView(deployment));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/deployments',
+      summary: 'Lists the newest deployments the user may read',
+      tag: TAG,
+      access: 'user',
+      schema: {
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }),
+        response: { 200: z.array(deploymentSummarySchema) },
+      },
+      handler: async ({ query, user }) => {
+        const visible = new Set((await deps.guard.visible(user, 'READ')).map((a) => a.name));
+        const all = await deps.store.list(query.limit);
+        return all.filter((d) => d.accounts.every((a) => visible.has(a))).map(deploymentSummary);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/deployments/:id',
+      summary: "A deployment: each target's state, workloads and steps, and its log",
+      tag: TAG,
+      access: 'user',
+      schema: { params: idParams, response: { 200: deploymentViewSchema } },
+      handler: async ({ params, user }) => deploymentView(await readable(deps, user, params.id)),
+    }),
+    decide(deps, true),
+    decide(deps, false),
+    defineRoute({
+      method: 'POST',
+      url: '/deployments/:id/rollback',
+      summary: 'Rolls back the targets of a finished deployment: previous versions restored, new ones at 0',
+      tag: TAG,
+      access: 'user',
+      schema: { params: idParams, response: { 202: deploymentViewSchema } },
+      handler: async ({ params, user }) => {
+        const deployment = await readable(deps, user, params.id);
+        for (const account of deployment.accounts) await deps.guard.require(user, account, 'WRITE');
+        try {
+          const started = await deps.runner.requestRollback(params.id, user.name);
+          if (started === undefined) throw new HttpError('NOT_FOUND', `no deployment ${params.id}`);
+          return new Reply(202, deploymentView(started));
+        } catch (error) {
+          if (error instanceof RollbackRefused) throw new HttpError('CONFLICT', error.message);
+          throw error;
+        }
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/deployments/callbacks/:callbackId/callback',
+      summary: "A webhook job's verdict, posted to {{vendor.callbackUri}}/callback; the first verdict wins",
+      tag: TAG,
+      access: 'user',
+      schema: {
+        params: z.object({ callbackId: z.string().min(1).max(200) }),
+        body: callbackSchema,
+        response: { 200: callbackAnswerSchema },
+      },
+      handler: async ({ params, body, user }) => {
+        const gateId = callbackGateId(params.callbackId);
+        const gate = await deps.store.gate(gateId);
+        if (gate === undefined || gate.kind !== 'callback')
+          throw new HttpError('NOT_FOUND', 'no webhook run has this callback URI');
+        const deployment = await deps.store.get(gate.deploymentId);
+        const target = deployment?.progress.targets.find((t) => t.steps.some((s) => s.key === gate.stepKey));
+        const step = target?.steps.find((s) => s.key === gate.stepKey);
+        if (deployment === undefined || target === undefined || step === undefined)
+          throw new HttpError('NOT_FOUND', 'no webhook run has this callback URI');
+        await deps.guard.require(user, target.account, 'WRITE');
+        if (gate.verdict === null && (step.status !== 'RUNNING' || step.gateId !== gateId))
+          throw new HttpError(
+            'CONFLICT',
+            `the webhook run no longer waits for a callback (step ${step.status.toLowerCase()})`,
+          );
+        const decision = await deps.store.decide(
+          gateId,
+          { verdict: body.success, message: body.mdMessage ?? null, by: user.name },
+          deps.now(),
+        );
+        if (decision.outcome === 'unknown')
+          throw new HttpError('NOT_FOUND', 'no webhook run has this callback URI');
+        if (decision.outcome === 'conflict')
+          throw new HttpError(
+            'CONFLICT',
+            `a callback already answered success: ${String(decision.gate.verdict)}; the first verdict stands`,
+          );
+        deps.runner.wake(gateId);
+        return { accepted: true, repeated: decision.outcome === 'repeated' };
+      },
+    }),
+  ];
+}

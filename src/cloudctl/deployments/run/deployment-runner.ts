@@ -1,0 +1,423 @@
+// Runs deployments: stores a submitted one with every step laid out, then carries its targets on in
+// the order `dependsOn` gives (independent targets together), each through TargetRun. Progress is
+// stored after every move and every wait has its deadline stored, so a cloudctl killed in the middle
+// carries on at start, and a replica takes over a dead one's deployments when their lease expires.
+// Approvals and callbacks land in the database (deployment_gates); `wake` only shortens the wait of
+// a run in this process, other replicas see them at their next look.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import { CloudctlError } from '../../errors.ts';
+import type { OperationDispatcher, OperationOutcome } from '../../operations/index.ts';
+import type { Leases } from '../../replicas/index.ts';
+import { type LoadedDeployment, parseDeploymentFile } from '../deployment-file/load-deployment-file.ts';
+import type { DeploymentProgress, TargetState } from './deployment-progress.ts';
+import { checkTargetMove, deploymentStatus, isTargetActive } from './deployment-state.ts';
+import type { DeploymentStore, Gate, StoredDeployment } from './deployment-store.ts';
+import { layOutSteps } from './step-layout.ts';
+import { StepFailure, TargetRun } from './target-run.ts';
+import type { WebhookSender } from './webhook-sender.ts';
+
+/** The log of a deployment keeps its last entries only, so a long-waiting one stays a small row. */
+const LOG_ENTRIES_KEPT = 500;
+
+export interface DeploymentRunnerDeps {
+  store: DeploymentStore;
+  dispatcher: OperationDispatcher;
+  /** Whether an operation with this id was stored (sent before a restart). */
+  operationStored(id: string): Promise<boolean>;
+  webhooks: WebhookSender;
+  /** Where jobs call back: `<base>/<secret>` is a run's `{{vendor.callbackUri}}`. */
+  callbackBase(): string;
+  leases: Leases;
+  /** How often leases are renewed and expired ones looked for. */
+  sweepMs: number;
+  /** How long a run carried on after a restart waits for an account's agent to reconnect. */
+  reconnectGraceMs: number;
+  logger: Logger;
+  now: () => Date;
+  /** How often a wait looks at its gate in the database (a decision on another replica). */
+  gatePollMs?: number;
+  /** How often readiness is checked while pods start. */
+  readyPollMs?: number;
+  newId?: () => string;
+}
+
+export interface Submission {
+  loaded: LoadedDeployment;
+  /** The file's text, manifests inline: what a restart parses again. */
+  text: string;
+  fileName: string;
+  user: string;
+}
+
+export class RollbackRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RollbackRefused';
+  }
+}
+
+function targetManifests(loaded: LoadedDeployment, target: string) {
+  return loaded.manifests.filter((m) => m.targets.includes(target)).flatMap((m) => m.objects);
+}
+
+export class DeploymentRunner {
+  readonly #deps: DeploymentRunnerDeps;
+  readonly #running = new Map<string, Promise<void>>();
+  readonly #wakers = new Map<string, Set<() => void>>();
+  readonly #stop = new AbortController();
+  #sweeper: NodeJS.Timeout | undefined;
+  #sweeping: Promise<void> = Promise.resolve();
+
+  constructor(deps: DeploymentRunnerDeps) {
+    this.#deps = deps;
+  }
+
+  async submit(submission: Submission): Promise<StoredDeployment> {
+    const { loaded, user } = submission;
+    const file = loaded.deployment;
+    const now = this.#deps.now();
+    const id = (this.#deps.newId ?? randomUUID)();
+    const targets: TargetState[] = Object.entries(file.targets).map(([name, target]) => {
+      const strategy = file.strategies[target.strategy];
+      return {
+        name,
+        account: target.account,
+        ...(target.namespace === undefined ? {} : { namespace: target.namespace }),
+        strategy: strategy !== undefined && 'blueGreen' in strategy ? 'blueGreen' : 'canary',
+        status: 'PENDING',
+        rollbackOperationIds: [],
+        steps: layOutSteps(file, name),
+      };
+    });
+    const deployment: StoredDeployment = {
+      id,
+      application: file.application,
+      status: 'RUNNING',
+      createdBy: user,
+      accounts: [...new Set(targets.map((t) => t.account))],
+      file: { name: submission.fileName, text: submission.text },
+      progress: { targets, log: [{ at: now.toISOString(), message: `submitted by ${user}` }] },
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.#deps.leases.claim(id);
+    await this.#deps.store.create(deployment);
+    this.#deps.logger.info({ deploymentId: id, application: file.application, user }, 'deployment submitted');
+    this.#start(deployment, loaded);
+    return deployment;
+  }
+
+  /** Rolls back the targets of a finished deployment that deployed something. */
+  async requestRollback(id: string, user: string): Promise<StoredDeployment | undefined> {
+    const deployment = await this.#deps.store.get(id);
+    if (deployment === undefined) return undefined;
+    if (deployment.status === 'RUNNING' || this.#running.has(id))
+      throw new RollbackRefused(
+        'the deployment is still running: reject the pause it waits at (or wait for it to end), then roll back',
+      );
+    const targets = deployment.progress.targets.filter(
+      (t) => (t.status === 'SUCCEEDED' || t.status === 'FAILED') && t.workloads !== undefined,
+    );
+    if (targets.length === 0)
+      throw new RollbackRefused('no target of this deployment deployed anything to roll back');
+    const now = this.#deps.now().toISOString();
+    for (const target of targets) {
+      checkTargetMove(target.status, 'ROLLING_BACK');
+      target.status = 'ROLLING_BACK';
+      target.message = `rollback asked by ${user}`;
+      target.rollbackOperationIds = [];
+      deployment.progress.log.push({ at: now, target: target.name, message: `rollback asked by ${user}` });
+    }
+    deployment.status = 'RUNNING';
+    await this.#deps.leases.claim(id);
+    await this.#deps.store.save(id, deployment.status, deployment.progress, this.#deps.now());
+    this.#start(deployment, undefined);
+    return deployment;
+  }
+
+  /** A gate was decided in this process: its waiter looks now instead of at its next poll. */
+  wake(gateId: string): void {
+    for (const wake of this.#wakers.get(gateId) ?? []) wake();
+  }
+
+  /** Carries on unfinished deployments no live process holds, then keeps looking every `sweepMs`. */
+  async resumeUnfinished(): Promise<number> {
+    const resumed = await this.#takeOver();
+    this.#sweeper = setInterval(() => {
+      this.#sweeping = this.#sweep().catch((error: unknown) =>
+        this.#deps.logger.warn({ err: error }, 'deployment lease sweep failed'),
+      );
+    }, this.#deps.sweepMs);
+    this.#sweeper.unref();
+    return resumed;
+  }
+
+  /** Stops where every run is; unfinished deployments stay RUNNING for the next process. */
+  async close(): Promise<void> {
+    this.#stop.abort();
+    clearInterval(this.#sweeper);
+    await this.#sweeping;
+    await Promise.allSettled(this.#running.values());
+  }
+
+  async #sweep(): Promise<void> {
+    const running = [...this.#running.keys()];
+    const kept = new Set(await this.#deps.leases.renew(running));
+    for (const id of running) {
+      if (!kept.has(id))
+        this.#deps.logger.error({ deploymentId: id }, 'lost the lease of a running deployment');
+    }
+    await this.#takeOver();
+  }
+
+  async #takeOver(): Promise<number> {
+    let resumed = 0;
+    for (const deployment of await this.#deps.store.unfinished()) {
+      if (this.#stop.signal.aborted || this.#running.has(deployment.id)) continue;
+      if (!(await this.#deps.leases.claim(deployment.id))) continue;
+      deployment.progress.log.push({
+        at: this.#deps.now().toISOString(),
+        message: 'carried on by a cloudctl start',
+      });
+      this.#start(deployment, undefined);
+      resumed++;
+    }
+    return resumed;
+  }
+
+  #start(deployment: StoredDeployment, loaded: LoadedDeployment | undefined): void {
+    if (this.#running.has(deployment.id)) return;
+    const run = this.#run(deployment, loaded)
+      .catch((error: unknown) =>
+        this.#deps.logger.error({ err: error, deploymentId: deployment.id }, 'deployment runner failed'),
+      )
+      .finally(() => {
+        this.#running.delete(deployment.id);
+        if (!this.#stop.signal.aborted)
+          this.#deps.leases
+            .release(deployment.id)
+            .catch((error: unknown) =>
+              this.#deps.logger.warn(
+                { err: error, deploymentId: deployment.id },
+                'cannot release a deployment lease',
+              ),
+            );
+      });
+    this.#running.set(deployment.id, run);
+  }
+
+  async #run(deployment: StoredDeployment, given: LoadedDeployment | undefined): Promise<void> {
+    const log = this.#deps.logger.child({ deploymentId: deployment.id });
+    let saving: Promise<void> = Promise.resolve();
+    const progress: DeploymentProgress = deployment.progress;
+    const save = (): Promise<void> => {
+      if (progress.log.length > LOG_ENTRIES_KEPT)
+        progress.log.splice(0, progress.log.length - LOG_ENTRIES_KEPT);
+      deployment.status = deploymentStatus(progress.targets);
+      const status = deployment.status;
+      const snapshot = structuredClone(progress);
+      // One write at a time, in order: targets running together share this row.
+      saving = saving.then(() => this.#deps.store.save(deployment.id, status, snapshot, this.#deps.now()));
+      return saving;
+    };
+    const loaded =
+      given ??
+      (await parseDeploymentFile(deployment.file.text, { file: deployment.file.name, baseDir: undefined }));
+    if (!loaded.ok) {
+      // Only a file that parsed is stored; one that no longer does (a changed schema) is reported.
+      for (const target of progress.targets) {
+        if (target.status === 'PENDING') target.status = 'CANCELED';
+        else if (target.status === 'RUNNING' || target.status === 'ROLLING_BACK') target.status = 'FAILED';
+        target.message = `the stored deployment file no longer loads: ${loaded.issues[0]?.message ?? 'unknown problem'}`;
+      }
+      await save();
+      return;
+    }
+    const file = loaded.deployment;
+    const running = new Map<string, Promise<void>>();
+    for (;;) {
+      for (const target of progress.targets) {
+        if (running.has(target.name)) continue;
+        if (target.status === 'PENDING') {
+          const needs = file.targets[target.name]?.constraints.dependsOn ?? [];
+          const statuses = needs.map((name) => progress.targets.find((t) => t.name === name)?.status);
+          const blocked = needs.filter((_, i) => {
+            const status = statuses[i];
+            return status !== undefined && !isTargetActive(status) && status !== 'SUCCEEDED';
+          });
+          if (blocked.length > 0) {
+            checkTargetMove(target.status, 'CANCELED');
+            target.status = 'CANCELED';
+            target.message = `not deployed: ${blocked.join(', ')} did not succeed`;
+            progress.log.push({
+              at: this.#deps.now().toISOString(),
+              target: target.name,
+              message: target.message,
+            });
+            for (const step of target.steps) step.status = 'SKIPPED';
+            await save();
+            continue;
+          }
+          if (!statuses.every((s) => s === 'SUCCEEDED')) continue;
+        } else if (!isTargetActive(target.status)) continue;
+        running.set(
+          target.name,
+          this.#runTarget(deployment, file, loaded, target, save).finally(() => running.delete(target.name)),
+        );
+      }
+      if (running.size === 0) break;
+      await Promise.race(running.values());
+      if (this.#stop.signal.aborted) {
+        await Promise.allSettled(running.values());
+        await saving;
+        return;
+      }
+    }
+    await save();
+    log.info({ status: deployment.status }, 'deployment ended');
+  }
+
+  async #runTarget(
+    deployment: StoredDeployment,
+    file: LoadedDeployment['deployment'],
+    loaded: LoadedDeployment,
+    target: TargetState,
+    save: () => Promise<void>,
+  ): Promise<void> {
+    const logger = this.#deps.logger.child({ deploymentId: deployment.id, target: target.name });
+    const run = new TargetRun({
+      deploymentId: deployment.id,
+      application: deployment.application,
+      file,
+      manifests: targetManifests(loaded, target.name),
+      target,
+      save,
+      log: (message) => {
+        deployment.progress.log.push({ at: this.#deps.now().toISOString(), target: target.name, message });
+        logger.info(message);
+      },
+      now: this.#deps.now,
+      signal: this.#stop.signal,
+      operation: (ids, index, account, type, payload) =>
+        this.#operation(save, ids, index, account, type, payload),
+      read: (account, type, payload) => this.#read(account, type, payload),
+      gates: {
+        open: (id, stepKey, kind) =>
+          this.#deps.store.openGate({ id, deploymentId: deployment.id, stepKey, kind }, this.#deps.now()),
+        wait: (id, until) => this.#waitGate(id, until),
+      },
+      webhooks: this.#deps.webhooks,
+      callbackUri: (secret) => `${this.#deps.callbackBase()}/${secret}`,
+      readyPollMs: this.#deps.readyPollMs ?? 1000,
+    });
+    try {
+      await run.run();
+    } catch (error) {
+      if (this.#stop.signal.aborted) return;
+      // Not a step's failure: a bug or the database. The target fails and says why.
+      const message = `cloudctl could not carry the target on: ${error instanceof Error ? error.message : String(error)}`;
+      logger.error({ err: error }, 'target failed unexpectedly');
+      for (const step of target.steps)
+        if (step.status === 'RUNNING') Object.assign(step, { status: 'FAILED', message });
+      if (target.status === 'RUNNING' || target.status === 'ROLLING_BACK') {
+        target.status = 'FAILED';
+        target.message = message;
+      }
+      await save();
+    }
+  }
+
+  async #operation(
+    save: () => Promise<void>,
+    ids: string[],
+    index: number,
+    account: string,
+    type: string,
+    payload: unknown,
+  ): Promise<unknown> {
+    const { dispatcher } = this.#deps;
+    const existing = ids[index];
+    let outcome: OperationOutcome;
+    try {
+      if (existing !== undefined && (await this.#deps.operationStored(existing))) {
+        outcome = await dispatcher.await(existing);
+      } else {
+        const id = (this.#deps.newId ?? randomUUID)();
+        ids[index] = id;
+        await save();
+        await this.#agentBack(account);
+        outcome = await dispatcher.execute({ id, account, type, payload });
+      }
+    } catch (error) {
+      throw this.#failure(type, account, error);
+    }
+    if (outcome.outcome === 'failed')
+      throw new StepFailure(
+        `${type} on account ${account} failed: ${outcome.error ?? 'no reason given'}`,
+        false,
+      );
+    return outcome.result;
+  }
+
+  async #read(account: string, type: string, payload: unknown): Promise<unknown> {
+    let outcome: OperationOutcome;
+    try {
+      await this.#agentBack(account);
+      outcome = await this.#deps.dispatcher.execute({ account, type, payload });
+    } catch (error) {
+      throw this.#failure(type, account, error);
+    }
+    if (outcome.outcome === 'failed')
+      throw new StepFailure(
+        `${type} on account ${account} failed: ${outcome.error ?? 'no reason given'}`,
+        false,
+      );
+    return outcome.result;
+  }
+
+  #failure(type: string, account: string, error: unknown): Error {
+    if (this.#stop.signal.aborted) return error instanceof Error ? error : new Error(String(error));
+    if (error instanceof CloudctlError)
+      return new StepFailure(`${type} on account ${account}: ${error.message}`, false);
+    return error instanceof Error ? error : new Error(String(error));
+  }
+
+  /** After a restart agents reconnect within seconds: give the account's agent that long to return. */
+  async #agentBack(account: string): Promise<void> {
+    const deadline = this.#deps.now().getTime() + this.#deps.reconnectGraceMs;
+    while (!(await this.#deps.dispatcher.serves(account))) {
+      if (this.#deps.now().getTime() >= deadline) return;
+      await sleep(200, undefined, { signal: this.#stop.signal });
+    }
+  }
+
+  async #waitGate(id: string, until: Date | undefined): Promise<Gate | 'expired'> {
+    for (;;) {
+      const gate = await this.#deps.store.gate(id);
+      if (gate !== undefined && gate.verdict !== null) return gate;
+      const left =
+        until === undefined ? Number.POSITIVE_INFINITY : until.getTime() - this.#deps.now().getTime();
+      if (left <= 0) return 'expired';
+      await this.#nap(id, Math.min(left, this.#deps.gatePollMs ?? 1000));
+    }
+  }
+
+  /** Sleeps up to `ms`, less if the gate is decided here; throws when cloudctl stops. */
+  async #nap(gateId: string, ms: number): Promise<void> {
+    const woken = new AbortController();
+    const wakers = this.#wakers.get(gateId) ?? new Set<() => void>();
+    const wake = () => woken.abort();
+    wakers.add(wake);
+    this.#wakers.set(gateId, wakers);
+    try {
+      await sleep(ms, undefined, { signal: AbortSignal.any([woken.signal, this.#stop.signal]) });
+    } catch (error) {
+      if (this.#stop.signal.aborted) throw error;
+    } finally {
+      wakers.delete(wake);
+      if (wakers.size === 0) this.#wakers.delete(gateId);
+    }
+  }
+}

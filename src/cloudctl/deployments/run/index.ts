@@ -1,0 +1,24 @@
+// The deployment runner: stored deployments, their steps laid out and carried on across restarts.
+export { deploymentsMigration } from './deployment-migration.ts';
+export {
+  type DeploymentProgress,
+  STEP_KINDS,
+  type StepState,
+  type TargetState,
+} from './deployment-progress.ts';
+export {
+  DeploymentRunner,
+  type DeploymentRunnerDeps,
+  RollbackRefused,
+  type Submission,
+} from './deployment-runner.ts';
+export {
+  DEPLOYMENT_STATUSES,
+  type DeploymentStatus,
+  STEP_STATUSES,
+  TARGET_STATUSES,
+} from './deployment-state.ts';
+export { DeploymentStore, type Gate, type GateDecision, type StoredDeployment } from './deployment-store.ts';
+export { callbackGateId } from './target-run.ts';
+export { ANNOTATIONS, VERSION_LABEL, WORKLOAD_LABEL } from './versioned-manifests.ts';
+export { type WebhookRoute, type WebhookSender, webhookSender } from './webhook-sender.ts';
