@@ -8,6 +8,7 @@ process.exitCode = await runCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
   stdout: pino.destination({ dest: 1, sync: false }),
+  env: process.env,
   stopSignal,
 });
 // A failed start returns without a signal: nothing is left to wait for.

@@ -29,6 +29,7 @@ async function cloudctl(...args: string[]) {
     out: (text) => out.push(text),
     err: (text) => err.push(text),
     stdout: { write: () => undefined },
+    env: {},
     stopSignal: () => Promise.resolve('SIGTERM'),
   });
   return { code, stdout: out.join('\n'), stderr: err.join('\n') };

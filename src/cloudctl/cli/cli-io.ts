@@ -6,6 +6,8 @@ export interface CliIo {
   err: (text: string) => void;
   /** Standard output as a log destination. */
   stdout: DestinationStream;
+  /** The environment (CLOUDCTL_URL, CLOUDCTL_TOKEN for `deploy`). */
+  env: NodeJS.ProcessEnv;
   /** Starts listening for stop signals; resolves with the signal name when one arrives. */
   stopSignal: () => Promise<string>;
 }

@@ -10,11 +10,14 @@ import {
 } from '../../lib/command-line.ts';
 import { type CliIo, EXIT } from './cli-io.ts';
 import { printCommand, validateCommand } from './config-commands.ts';
+import { deployCommand, parseDeployCommandLine } from './deploy-command.ts';
 import { USAGE } from './help.ts';
 import { serveCommand } from './serve-command.ts';
 
 export function runCli(args: string[], io: CliIo): Promise<number> {
   return withUsageErrors('cloudctl', io.err, async () => {
+    // `deploy` has options of its own (-f, --server); the others share the common ones.
+    if (args[0] === 'deploy') return await deployCommand(parseDeployCommandLine(args.slice(1), io.env), io);
     const { values, positionals } = parseCommandLine(args);
     if (answeredHelpOrVersion(values, USAGE, io.out)) return EXIT.ok;
     const [command, ...rest] = positionals;

@@ -4,14 +4,15 @@
 // beforeDeployment webhook and an afterDeployment approval; a second version's canary gate fails and
 // rolls back automatically; a third waits at its canary gate while cloudctl is SIGKILLed, and the
 // callback still works after the restart.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
-import { TestSystem } from '../../support/processes.ts';
+import { type RunningProcess, startProcess, TestSystem } from '../../support/processes.ts';
 import { type ApiClient, apiClient } from '../http-client.ts';
 import { WebhookReceiver } from './webhook-receiver.ts';
 
@@ -33,7 +34,48 @@ let releaseManager: ApiClient;
 let dev: ApiClient;
 let received = 0;
 
-function deploymentFile(image: string, canaryVerdictPath: string): string {
+/** The application's objects: a Deployment of `image` and its Service. */
+function applicationManifests(image: string): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: potato
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: potato}
+  template:
+    metadata:
+      labels: {app: potato}
+    spec:
+      containers:
+        - name: web
+          image: ${image}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: potato
+spec:
+  selector: {app: potato}
+  ports:
+    - port: 80
+`;
+}
+
+interface FileOptions {
+  /** An afterDeployment approval by release-managers (default true). */
+  approval?: boolean;
+  /** `path`: the manifests in manifests/ beside the file, for `cloudctl deploy -f` to inline. */
+  manifests?: 'inline' | 'path';
+}
+
+function deploymentFile(image: string, canaryVerdictPath: string, options: FileOptions = {}): string {
+  const approval = options.approval ?? true;
+  const manifests =
+    options.manifests === 'path'
+      ? '  - path: manifests'
+      : `  - inline: |\n${applicationManifests(image).replace(/^(?=.)/gm, '      ')}`;
   return `
 application: potato
 targets:
@@ -46,11 +88,15 @@ targets:
         - runWebhook:
             name: gate
             context: {stage: before}
-      afterDeployment:
+${
+  approval
+    ? `      afterDeployment:
         - pause:
             untilApproved: true
             requiresRoles: [release-managers]
-strategies:
+`
+    : ''
+}strategies:
   gated-canary:
     canary:
       steps:
@@ -72,31 +118,7 @@ webhooks:
         "environment": "{{vendor.environmentName}}", "namespace": "{{vendor.namespace}}",
         "account": "{{vendor.accountName}}", "application": "{{vendor.applicationName}}"}
 manifests:
-  - inline: |
-      apiVersion: apps/v1
-      kind: Deployment
-      metadata:
-        name: potato
-      spec:
-        replicas: 2
-        selector:
-          matchLabels: {app: potato}
-        template:
-          metadata:
-            labels: {app: potato}
-          spec:
-            containers:
-              - name: web
-                image: ${image}
-      ---
-      apiVersion: v1
-      kind: Service
-      metadata:
-        name: potato
-      spec:
-        selector: {app: potato}
-        ports:
-          - port: 80
+${manifests}
 `;
 }
 
@@ -167,6 +189,16 @@ async function replicaSets(): Promise<Map<string, { replicas: number; object: Re
   );
   const { items } = replicaSetListSchema.parse(list.json);
   return new Map(items.map((rs) => [rs.metadata.name, { replicas: rs.spec.replicas, object: rs }]));
+}
+
+/** The exit status of a command run to its end (killed after `timeoutMs`). */
+async function exitOf(command: RunningProcess, timeoutMs: number): Promise<number | null> {
+  const { child } = command;
+  if (child.exitCode !== null) return child.exitCode;
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const [code] = await once(child, 'exit');
+  clearTimeout(timer);
+  return code;
 }
 
 async function submit(file: string) {
@@ -382,5 +414,41 @@ describe('deployments with webhook gates, approvals and canaries', () => {
     const restored = await replicaSets();
     expect(restored.get(firstVersion)?.replicas).toBe(2);
     expect(restored.get(third)?.replicas).toBe(0);
+  });
+
+  it('cloudctl deploy -f follows a canary with a webhook gate to its verdict, exit 0 only on success', async () => {
+    const project = join(dir, 'cli');
+    await mkdir(join(project, 'manifests'), { recursive: true });
+    await writeFile(join(project, 'manifests', 'potato.yaml'), applicationManifests('potato:4'));
+    const file = join(project, 'deploy.yaml');
+    await writeFile(file, deploymentFile('potato:4', 'canary', { approval: false, manifests: 'path' }));
+    const env = { CLOUDCTL_URL: system.url, CLOUDCTL_TOKEN: TOKENS.ops };
+    const deploy = startProcess('cloudctl', ['deploy', '-f', file], env);
+    await WebhookReceiver.callBack(await receiver.next(received++), TOKENS.ops, { success: true });
+    await WebhookReceiver.callBack(await receiver.next(received++), TOKENS.ops, {
+      success: true,
+      mdMessage: 'canary healthy',
+    });
+    expect(await exitOf(deploy, 60_000)).toBe(0);
+    const out = deploy.output();
+    expect(out).toMatch(/deployment [0-9a-f-]{36} of potato started/);
+    expect(out).toMatch(/\[staging\] setWeight 50%: succeeded: potato-[0-9a-f]{10} at 1 of 2/);
+    expect(out).toMatch(/\[staging\] webhook gate says: canary healthy/);
+    expect(out).toMatch(/target staging: SUCCEEDED\ndeployment [0-9a-f-]{36} SUCCEEDED\n$/);
+    expect(out).not.toContain(TOKENS.ops);
+
+    // A failing gate: the canary rolls back and the command says so with exit status 1.
+    await writeFile(file, deploymentFile('potato:5', 'canary', { approval: false, manifests: 'path' }));
+    const failing = startProcess('cloudctl', ['deploy', '-f', file], env);
+    await WebhookReceiver.callBack(await receiver.next(received++), TOKENS.ops, { success: true });
+    await WebhookReceiver.callBack(await receiver.next(received++), TOKENS.ops, { success: false });
+    expect(await exitOf(failing, 60_000)).toBe(1);
+    expect(failing.output()).toMatch(/deployment [0-9a-f-]{36} ROLLED_BACK\n$/);
+
+    // A mistake in the file is reported at its line before anything is sent.
+    await writeFile(file, 'application: potato\ntargets: {}\n');
+    const bad = startProcess('cloudctl', ['deploy', '-f', file], env);
+    expect(await exitOf(bad, 30_000)).toBe(1);
+    expect(bad.output()).toContain(`${file}:2:`);
   });
 });
