@@ -50,4 +50,6 @@ export interface CacheSink {
     maxAgeMs: number,
     signal: AbortSignal,
   ): Promise<Map<string, ResumePoint>>;
+  /** Ends what the sink holds open (the uplink has stopped); publishing is over. */
+  close(): void;
 }

@@ -109,6 +109,16 @@ export class GrpcCacheSink implements CacheSink {
     await acknowledged.promise;
   }
 
+  /**
+   * Cancels the Publish stream. Closing the channel leaves calls on it running, and an open stream
+   * keeps the connection, and so the process, alive after the agent has stopped.
+   */
+  close(): void {
+    const stream = this.#stream;
+    this.#fail(new Error('the cache sink is closed'));
+    stream?.cancel();
+  }
+
   async resumeVersions(
     accounts: string[],
     maxAgeMs: number,

@@ -219,5 +219,6 @@ export class WatchManager {
     }
     this.#stopUplink.abort();
     await this.#uplink;
+    this.#deps.sink.close();
   }
 }
