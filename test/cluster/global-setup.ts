@@ -8,6 +8,7 @@ import { SHARED_CLUSTER_KEY } from './shared-cluster.ts';
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const cluster = await startCluster({ log: (line) => console.log(`[shared cluster] ${line}`) });
   project.provide(SHARED_CLUSTER_KEY, {
+    dir: cluster.dir,
     kubeconfigPath: cluster.kubeconfigPath,
     server: cluster.server,
     ca: cluster.ca,

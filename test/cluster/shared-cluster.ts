@@ -7,6 +7,8 @@ import { ApiClient } from './api-client.ts';
 
 /** What a test file learns about the shared cluster; plain data, since it crosses processes. */
 export interface SharedCluster {
+  /** The cluster's temporary directory; its components' output is in `logs/`. */
+  readonly dir: string;
   readonly kubeconfigPath: string;
   readonly server: string;
   readonly ca: string;
