@@ -10,7 +10,7 @@ import {
   dynamicAccountSettings,
 } from './accounts/index.ts';
 import type { CliIo } from './cli/cli-io.ts';
-import type { LoadedConfig } from './config/index.ts';
+import { type LoadedConfig, secretValue } from './config/index.ts';
 import { ControlPlaneConnection, identityFromEnv, type Registration } from './connection/index.ts';
 import {
   causeOf,
@@ -232,6 +232,7 @@ export async function runAgent(
       defaultDeadlineMs: DEFAULT_OPERATION_DEADLINE_MS,
       rememberResults: 1000,
       now,
+      secret: (reference) => secretValue(reference, loaded.secretEngines, 'the agent'),
       onFinished: (operation, result) => {
         metrics.operations.inc({ type: operation.type, result: result.ok ? 'succeeded' : 'failed' });
         metrics.operationDuration.observe({ type: operation.type }, result.durationMs / 1000);

@@ -28,3 +28,4 @@ export { VARIANTS } from './schema/variant.ts';
 export type { SecretEngine, SecretErrorCode } from './secrets/secret-engine.ts';
 export { SECRET_ERRORS, SecretResolutionError } from './secrets/secret-engine.ts';
 export { parseSecretReference } from './secrets/secret-reference.ts';
+export { secretValue } from './secrets/secret-value.ts';

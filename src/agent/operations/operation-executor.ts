@@ -26,6 +26,10 @@ export const operationResultSchema = z.object({
 });
 export type OperationResult = z.infer<typeof operationResultSchema>;
 
+async function noSecrets(): Promise<string> {
+  throw new OperationError('SECRET_UNRESOLVED', 'this agent was started without secret engines');
+}
+
 export interface OperationExecutorDeps {
   handlers: ReadonlyArray<RegisteredHandler>;
   clusterFor: (account: string) => AccountCluster | undefined;
@@ -36,6 +40,8 @@ export interface OperationExecutorDeps {
   /** How many finished operation ids are remembered for deduplication. */
   rememberResults: number;
   now: () => Date;
+  /** Resolves secret references operations carry (an httpRequest's secret headers). */
+  secret?: (reference: string) => Promise<string>;
   onFinished?: (operation: Operation, result: OperationResult) => void;
 }
 
@@ -102,7 +108,12 @@ export class OperationExecutor {
           ? new OperationError('UNKNOWN_ACCOUNT', `this agent does not serve account '${operation.account}'`)
           : new OperationError('UNREACHABLE', `account '${operation.account}' is not connected: ${reason}`);
       }
-      const result = await handler.execute(operation.payload, { cluster, signal, now: this.#deps.now });
+      const result = await handler.execute(operation.payload, {
+        cluster,
+        signal,
+        now: this.#deps.now,
+        secret: this.#deps.secret ?? noSecrets,
+      });
       return finish({ ok: true, result });
     } catch (error) {
       return finish({ ok: false, error: toOperationError(error, signal) });

@@ -19,6 +19,8 @@ export interface HandlerContext {
   cluster: AccountCluster;
   signal: AbortSignal;
   now: () => Date;
+  /** Resolves an `encrypted:` reference with the agent's secret engines (its config's `secrets`). */
+  secret: (reference: string) => Promise<string>;
 }
 
 export interface OperationHandler<S extends z.ZodType> {

@@ -1,8 +1,10 @@
 // An operation executor wired to a real cluster for tests: the account reaches the cluster through a
 // kubeconfig file (admin, or a restricted service-account token).
+
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AgentConfig, formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
+import { type AgentConfig, formatIssue, loadConfig, secretValue } from '../../../src/agent/config/index.ts';
+import { envEngine } from '../../../src/agent/config/secrets/env-engine.ts';
 import {
   ClusterResources,
   KubeHttp,
@@ -59,6 +61,9 @@ export function tokenKubeconfig(server: string, caFile: string, token: string): 
   return file;
 }
 
+/** The environment the fixture's agent resolves `encrypted:env!n:…` references in. */
+export const AGENT_SECRET_ENV: NodeJS.ProcessEnv = { WEBHOOK_AUTH: 'Bearer agent-side-secret-7734' };
+
 export function executorFor(clusters: Record<string, AccountCluster>, defaultDeadlineMs = 60_000) {
   const journal = new OperationJournal({ capacity: 100, now: Date.now });
   const executor = new OperationExecutor({
@@ -68,6 +73,8 @@ export function executorFor(clusters: Record<string, AccountCluster>, defaultDea
     defaultDeadlineMs,
     rememberResults: 100,
     now: () => new Date(),
+    // The agent's own engines, as main.ts gives them: an env variable the tests set stands for a secret.
+    secret: (reference) => secretValue(reference, [envEngine(AGENT_SECRET_ENV, '')], 'the agent'),
   });
   return { executor, journal };
 }

@@ -9,7 +9,7 @@ import type {
 } from '../../../src/agent/operations/index.ts';
 import { isRecord } from '../../../src/lib/is-record.ts';
 import { createServiceAccountToken, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
-import { accountCluster, executorFor, tokenKubeconfig } from './operation-fixture.ts';
+import { AGENT_SECRET_ENV, accountCluster, executorFor, tokenKubeconfig } from './operation-fixture.ts';
 
 const NS = 'ops-test';
 let cluster: AccountCluster;
@@ -271,6 +271,39 @@ describe('operation rules', () => {
       expect(await run('httpRequest', { method: 'POST', url }, { id: 'same-id' })).toBe(later);
       expect(requests).toBe(1);
       expect(later.result).toMatchObject({ status: 200, body: 'call 1', truncated: false });
+    } finally {
+      server.close();
+    }
+  });
+
+  it('resolves secret headers of an http request with its own engines and never echoes them', async () => {
+    const seen: Array<string | undefined> = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.end('ok');
+    }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const address = server.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`;
+    try {
+      const sent = await run('httpRequest', {
+        method: 'POST',
+        url,
+        secretHeaders: { Authorization: 'encrypted:env!n:WEBHOOK_AUTH' },
+      });
+      expect(ok(sent)).toMatchObject({ status: 200, body: 'ok' });
+      expect(seen).toEqual([AGENT_SECRET_ENV.WEBHOOK_AUTH]);
+      const missing = await run('httpRequest', {
+        method: 'POST',
+        url,
+        secretHeaders: { Authorization: 'encrypted:env!n:NOT_SET_ANYWHERE' },
+      });
+      expect(missing).toMatchObject({
+        ok: false,
+        error: { code: 'SECRET_UNRESOLVED', path: 'secretHeaders.Authorization' },
+      });
+      expect(seen).toHaveLength(1);
+      expect(JSON.stringify([sent, missing])).not.toContain(String(AGENT_SECRET_ENV.WEBHOOK_AUTH));
     } finally {
       server.close();
     }

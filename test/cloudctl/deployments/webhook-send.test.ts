@@ -300,18 +300,25 @@ describe('sendWebhookRequest, secrets', () => {
 });
 
 describe('sendWebhookRequest, through an agent', () => {
-  /** Stands in for the agent's httpRequest operation: sends the payload for real, reports as the agent does. */
+  /**
+   * Stands in for the agent's httpRequest operation: resolves the secret headers with its own engines
+   * (here the same env and file engines, on the agent's side), sends for real, reports as the agent does.
+   */
   function agent() {
     const payloads: HttpRequestPayload[] = [];
+    const agentSecrets = webhookSecrets({ env: { JOB_TOKEN: SECRET }, workingDir });
     const execute: ExecuteOnAgent = async (type, payload): Promise<AgentOperationOutcome> => {
       expect(type).toBe('httpRequest');
-      payloads.push(payload);
+      payloads.push(structuredClone(payload));
       const transport = directWebhookTransport({
         timeoutMs: payload.timeoutMs,
         maxResponseBytes: payload.maxResponseBytes,
       });
+      const headers = { ...payload.headers };
+      for (const [name, reference] of Object.entries(payload.secretHeaders))
+        headers[name] = await agentSecrets(reference);
       try {
-        const answer = await transport.send(payload);
+        const answer = await transport.send({ ...payload, headers, secretHeaders: {} });
         return { outcome: 'succeeded', result: { ...answer, headers: {}, truncated: false }, error: null };
       } catch {
         // The agent's handler lets undici's error through; its executor reports `FAILED: fetch failed`.
@@ -321,23 +328,41 @@ describe('sendWebhookRequest, through an agent', () => {
     return { payloads, execute };
   }
 
-  it('sends through the agent with resolved headers and retries its 503', async () => {
+  /** cloudctl's side of a remote send resolves nothing: a resolver that fails the test if asked. */
+  function remoteHarness(execute: ExecuteOnAgent) {
+    const built = harness(remoteAgentWebhookTransport(execute));
+    built.deps.secrets = async (reference) => {
+      throw new Error(`cloudctl resolved ${reference}, which only the agent may do`);
+    };
+    return built;
+  }
+
+  it('hands the agent secret references, never values, and retries its 503', async () => {
     job.statuses = [503, 200];
     const { payloads, execute } = agent();
-    const { deps } = harness(remoteAgentWebhookTransport(execute));
+    const { deps, lines } = remoteHarness(execute);
     const response = await sendWebhookRequest(request(), { retryCount: 1 }, deps);
 
     expect(response).toEqual({ status: 200, body: '{"accepted":true}', attempts: 2 });
     expect(job.received).toHaveLength(2);
     expect(job.received[0]?.headers.authorization).toBe(SECRET);
+    expect(job.received[0]?.headers['x-signature']).toBe(FILE_SECRET);
     expect(job.received[0]?.body).toBe(request().body);
     expect(payloads[0]).toMatchObject({ method: 'POST', timeoutMs: 30_000, maxResponseBytes: 64 * 1024 });
+    // What cloudctl stores with the operation and logs holds the references only.
+    expect(payloads[0]?.secretHeaders).toEqual({
+      Authorization: 'encrypted:env!n:JOB_TOKEN',
+      'X-Signature': 'encrypted:file!f:signature.txt',
+    });
+    expect(JSON.stringify(payloads)).not.toContain(SECRET);
+    expect(JSON.stringify(payloads)).not.toContain(FILE_SECRET);
+    expect(lines.join('\n')).not.toContain(SECRET);
   });
 
   it("counts the agent's failed fetch as no answer and retries it", async () => {
     const url = `http://127.0.0.1:${await closedPort()}/jobs/start`;
     const { payloads, execute } = agent();
-    const { deps } = harness(remoteAgentWebhookTransport(execute));
+    const { deps } = remoteHarness(execute);
     const error = await failure(sendWebhookRequest(request({ url }), { retryCount: 1 }, deps));
     expect(error.code).toBe('WEBHOOK_UNREACHABLE');
     expect(error.message).toContain(
@@ -352,29 +377,27 @@ describe('sendWebhookRequest, through an agent', () => {
       calls++;
       throw new Error('AGENT_NOT_CONNECTED: no connected agent serves account prod');
     };
-    const { deps } = harness(remoteAgentWebhookTransport(execute));
+    const { deps } = remoteHarness(execute);
     const error = await failure(sendWebhookRequest(request(), { retryCount: 2 }, deps));
     expect(error.code).toBe('WEBHOOK_UNREACHABLE');
     expect(error.message).toContain('no connected agent serves account prod');
     expect(calls).toBe(3);
   });
 
-  it("fails at once when the agent refuses the operation, and hides a secret the agent's error echoes", async () => {
+  it('fails at once when the agent cannot resolve a secret header', async () => {
     let calls = 0;
     const execute: ExecuteOnAgent = async (_type, payload) => {
       calls++;
       return {
         outcome: 'failed',
         result: undefined,
-        error: `INVALID_PAYLOAD: headers.Authorization: refused '${payload.headers.Authorization}'`,
+        error: `SECRET_UNRESOLVED: header Authorization (${payload.secretHeaders.Authorization}): SECRET_NOT_FOUND`,
       };
     };
-    const { deps, lines } = harness(remoteAgentWebhookTransport(execute));
+    const { deps } = remoteHarness(execute);
     const error = await failure(sendWebhookRequest(request(), { retryCount: 2 }, deps));
     expect(error.code).toBe('WEBHOOK_SEND_FAILED');
     expect(calls).toBe(1);
-    expect(error.message).toContain("refused '<secret>'");
-    expect(error.message).not.toContain(SECRET);
-    expect(lines.join('\n')).not.toContain(SECRET);
+    expect(error.message).toContain('SECRET_UNRESOLVED: header Authorization (encrypted:env!n:JOB_TOKEN)');
   });
 });

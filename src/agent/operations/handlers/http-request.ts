@@ -1,6 +1,8 @@
 // `httpRequest`: an HTTP call made from the agent's network, for endpoints only it can reach (webhooks
 // with `networkMode: remoteNetworkAgent`). Only http and https; the response body is cut at a limit
-// and the result says so.
+// and the result says so. Secret header values come as `encrypted:` references, resolved here with the
+// agent's own engines just before sending: the value never passes through the control plane, its
+// database or a log, and no error message quotes it.
 
 import { fetch } from 'undici';
 import { z } from 'zod';
@@ -13,6 +15,8 @@ export const httpRequestHandler = defineHandler({
     method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']),
     url: z.url({ error: 'expected an absolute URL' }),
     headers: z.record(z.string(), z.string()).default({}),
+    /** Header name → `encrypted:` reference, resolved by the agent. */
+    secretHeaders: z.record(z.string(), z.string()).default({}),
     body: z.string().optional(),
     timeoutMs: z.int().min(1).max(300_000).default(30_000),
     maxResponseBytes: z
@@ -30,9 +34,30 @@ export const httpRequestHandler = defineHandler({
         'url',
       );
     }
+    const headers = { ...payload.headers };
+    for (const [name, reference] of Object.entries(payload.secretHeaders)) {
+      let value: string;
+      try {
+        value = await context.secret(reference);
+      } catch (error) {
+        throw new OperationError(
+          'SECRET_UNRESOLVED',
+          `header ${name} (${reference}): ${error instanceof Error ? error.message : String(error)}`,
+          `secretHeaders.${name}`,
+        );
+      }
+      // undici's error for a bad header value would quote it.
+      if (/[\r\n\0]/.test(value))
+        throw new OperationError(
+          'INVALID_PAYLOAD',
+          `header ${name}: the value of ${reference} holds a line break or NUL`,
+          `secretHeaders.${name}`,
+        );
+      headers[name] = value;
+    }
     const response = await fetch(url, {
       method: payload.method,
-      headers: payload.headers,
+      headers,
       body: payload.body,
       redirect: 'manual',
       signal: AbortSignal.any([context.signal, AbortSignal.timeout(payload.timeoutMs)]),

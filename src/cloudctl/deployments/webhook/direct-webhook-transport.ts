@@ -44,6 +44,8 @@ export function directWebhookTransport(options: DirectWebhookTransportOptions = 
   const timeoutMs = options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
   const limit = options.maxResponseBytes ?? WEBHOOK_RESPONSE_LIMIT_BYTES;
   return {
+    // The sender resolves secret headers with cloudctl's engines before a direct send.
+    resolvesSecrets: false,
     async send(request): Promise<WebhookTransportAnswer> {
       try {
         const response = await fetch(request.url, {

@@ -16,6 +16,8 @@ export interface HttpRequestPayload {
   method: string;
   url: string;
   headers: Record<string, string>;
+  /** Header name → `encrypted:` reference, resolved by the agent with its own engines. */
+  secretHeaders: Record<string, string>;
   body?: string;
   timeoutMs: number;
   maxResponseBytes: number;
@@ -59,6 +61,7 @@ export function remoteAgentWebhookTransport(
   options: RemoteAgentWebhookTransportOptions = {},
 ): WebhookTransport {
   return {
+    resolvesSecrets: true,
     async send(request): Promise<WebhookTransportAnswer> {
       let outcome: AgentOperationOutcome;
       try {
@@ -66,6 +69,7 @@ export function remoteAgentWebhookTransport(
           method: request.method,
           url: request.url,
           headers: request.headers,
+          secretHeaders: request.secretHeaders,
           ...(request.body === undefined ? {} : { body: request.body }),
           timeoutMs: options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS,
           maxResponseBytes: options.maxResponseBytes ?? WEBHOOK_RESPONSE_LIMIT_BYTES,

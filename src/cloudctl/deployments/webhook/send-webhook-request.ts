@@ -85,6 +85,21 @@ async function resolveHeaders(
   return { headers, values };
 }
 
+/** For a transport that resolves secrets on its side: plain headers, and the references as they are. */
+function passReferences(request: RenderedWebhookRequest): {
+  headers: Record<string, string>;
+  secretHeaders: Record<string, string>;
+  values: string[];
+} {
+  const headers: Record<string, string> = {};
+  const secretHeaders: Record<string, string> = {};
+  for (const header of request.headers) {
+    if ('secretReference' in header) secretHeaders[header.key] = header.secretReference;
+    else headers[header.key] = header.value;
+  }
+  return { headers, secretHeaders, values: [] };
+}
+
 type Attempt = { answer: WebhookTransportAnswer } | { unanswered: string } | { failed: string };
 
 /** One attempt, sorted: an HTTP answer, no answer (retryable), or refused before sending (not). */
@@ -107,7 +122,9 @@ export async function sendWebhookRequest(
   deps: WebhookSendDeps,
 ): Promise<WebhookResponse> {
   const described = describeWebhookRequest(request);
-  const { headers, values } = await resolveHeaders(request, described, deps.secrets);
+  const { headers, secretHeaders, values } = deps.transport.resolvesSecrets
+    ? passReferences(request)
+    : { ...(await resolveHeaders(request, described, deps.secrets)), secretHeaders: {} };
   const scrub = (text: string) => values.reduce((out, value) => out.replaceAll(value, SECRET_SHOWN), text);
   const attempts = options.retryCount + 1;
   let wake = () => {};
@@ -117,6 +134,7 @@ export async function sendWebhookRequest(
     method: request.method,
     url: request.url,
     headers,
+    secretHeaders,
     ...(request.body === undefined ? {} : { body: request.body }),
   };
 

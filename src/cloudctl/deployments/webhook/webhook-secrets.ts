@@ -7,8 +7,9 @@
 // `secrets.store.vault` section could give.
 import { secretsSchema } from '../../../agent/config/schema/secrets-store.ts';
 import { builtinEngines } from '../../../agent/config/secrets/builtin-engines.ts';
-import { checkParams, SecretResolutionError } from '../../../agent/config/secrets/secret-engine.ts';
+import { SecretResolutionError } from '../../../agent/config/secrets/secret-engine.ts';
 import { parseSecretReference } from '../../../agent/config/secrets/secret-reference.ts';
+import { secretValue } from '../../../agent/config/secrets/secret-value.ts';
 
 export interface WebhookSecretsOptions {
   /** cloudctl's environment, for the `env` engine (and the `k8s` engine's kubeconfig lookup). */
@@ -25,25 +26,15 @@ export function webhookSecrets(options: WebhookSecretsOptions): (reference: stri
   const engines = builtinEngines({ store, configDir: options.workingDir, env: options.env }).filter(
     (engine) => !NEEDS_SETTINGS.has(engine.name),
   );
-  const names = engines.map((engine) => engine.name).join(', ');
   return async (reference) => {
     const parsed = parseSecretReference(reference);
-    if (typeof parsed === 'string')
-      throw new SecretResolutionError('SECRET_ENGINE_SETTINGS', `invalid secret reference: ${parsed}`);
-    if (parsed.form !== 'value')
+    if (typeof parsed !== 'string' && NEEDS_SETTINGS.has(parsed.engine))
       throw new SecretResolutionError(
         'SECRET_ENGINE_SETTINGS',
-        'a header takes encrypted:…, not encryptedFile:…',
+        `the ${parsed.engine} engine needs settings cloudctl's config does not have yet; cloudctl resolves ${engines
+          .map((e) => e.name)
+          .join(', ')}`,
       );
-    const engine = engines.find((e) => e.name === parsed.engine);
-    if (engine === undefined) {
-      const why = NEEDS_SETTINGS.has(parsed.engine)
-        ? `the ${parsed.engine} engine needs settings cloudctl's config does not have yet`
-        : `unknown secrets engine '${parsed.engine}'`;
-      throw new SecretResolutionError('SECRET_ENGINE_SETTINGS', `${why}; cloudctl resolves ${names}`);
-    }
-    const problem = checkParams(engine, parsed.params);
-    if (problem !== undefined) throw new SecretResolutionError('SECRET_ENGINE_SETTINGS', problem);
-    return engine.resolve(parsed.params);
+    return secretValue(reference, engines, 'cloudctl');
   };
 }

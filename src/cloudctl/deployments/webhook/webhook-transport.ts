@@ -7,8 +7,10 @@
 export interface WebhookTransportRequest {
   method: string;
   url: string;
-  /** Secret references already resolved: these are the values that go on the wire. */
+  /** The values that go on the wire (secret references resolved, where the sender resolves them). */
   headers: Record<string, string>;
+  /** Header name → `encrypted:` reference, for a transport that resolves secrets on its side. */
+  secretHeaders: Record<string, string>;
   body?: string;
 }
 
@@ -19,6 +21,12 @@ export interface WebhookTransportAnswer {
 }
 
 export interface WebhookTransport {
+  /**
+   * True when the far side resolves secret headers (the remote network agent, with its own engines):
+   * the sender then hands over the references and cloudctl never holds the values, which would
+   * otherwise be stored with the agent operation.
+   */
+  readonly resolvesSecrets: boolean;
   send(request: WebhookTransportRequest): Promise<WebhookTransportAnswer>;
 }
 
