@@ -20,6 +20,18 @@ export type { RunWebhookStep } from './deployment-file/run-webhook-step.ts';
 export type { Strategy } from './deployment-file/strategy.ts';
 export type { ConstraintStep, Target } from './deployment-file/target.ts';
 export type { Webhook, WebhookHeader } from './deployment-file/webhook.ts';
+export {
+  type DeploymentDecisionDeps,
+  decideApproval,
+  mayDecide,
+  mayRollBack,
+  mayRollBackNow,
+  readableDeployment,
+  readableDeployments,
+  rollBackDeployment,
+  type WaitingApproval,
+  waitingApprovals,
+} from './http/deployment-decisions.ts';
 export { type DeploymentRoutesDeps, deploymentRoutes } from './http/deployment-routes.ts';
 export { type DeploymentView, deploymentView } from './http/deployment-view.ts';
 export {

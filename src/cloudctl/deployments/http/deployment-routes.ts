@@ -6,16 +6,15 @@ import { z } from 'zod';
 import { formatIssue } from '../../../lib/config-issue.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import type { AccountGuard } from '../../accounts/index.ts';
-import type { Principal } from '../../auth/index.ts';
 import { defineRoute, HttpError, Reply, type Route } from '../../http/index.ts';
 import { parseDeploymentFile } from '../deployment-file/load-deployment-file.ts';
+import { callbackGateId, type DeploymentRunner, type DeploymentStore } from '../run/index.ts';
 import {
-  callbackGateId,
-  type DeploymentRunner,
-  type DeploymentStore,
-  RollbackRefused,
-  type StoredDeployment,
-} from '../run/index.ts';
+  decideApproval,
+  readableDeployment,
+  readableDeployments,
+  rollBackDeployment,
+} from './deployment-decisions.ts';
 import {
   deploymentSummary,
   deploymentSummarySchema,
@@ -61,74 +60,20 @@ const callbackAnswerSchema = z
   .object({ accepted: z.boolean(), repeated: z.boolean() })
   .describe('CallbackAnswer');
 
-async function readable(deps: DeploymentRoutesDeps, user: Principal, id: string): Promise<StoredDeployment> {
-  const deployment = await deps.store.get(id);
-  if (deployment === undefined) throw new HttpError('NOT_FOUND', `no deployment ${id}`);
-  for (const account of deployment.accounts) await deps.guard.require(user, account, 'READ');
-  return deployment;
-}
-
-/** The approval steps waiting now, of the named target or of all. */
-function waitingApprovals(deployment: StoredDeployment, target: string | undefined) {
-  return deployment.progress.targets
-    .filter((t) => target === undefined || t.name === target)
-    .flatMap((t) =>
-      t.steps
-        .filter((s) => s.kind === 'approval' && s.status === 'RUNNING' && s.gateId !== undefined)
-        .map((s) => ({ target: t, step: s })),
-    );
-}
-
 function decide(deps: DeploymentRoutesDeps, verdict: boolean): Route {
-  const word = verdict ? 'approve' : 'reject';
   return defineRoute({
     method: 'POST',
-    url: `/deployments/:id/${word}`,
+    url: `/deployments/:id/${verdict ? 'approve' : 'reject'}`,
     summary: verdict
       ? 'Approves the manual pause a deployment waits at'
       : 'Rejects the manual pause a deployment waits at: the target fails, rollback is left to the user',
     tag: TAG,
     access: 'user',
     schema: { params: idParams, body: decisionSchema, response: { 200: deploymentViewSchema } },
-    handler: async ({ params, body, user }) => {
-      const deployment = await readable(deps, user, params.id);
-      const waiting = waitingApprovals(deployment, body.target);
-      if (waiting.length === 0)
-        throw new HttpError(
-          'CONFLICT',
-          body.target === undefined
-            ? `deployment ${params.id} waits for no approval`
-            : `target ${body.target} of deployment ${params.id} waits for no approval`,
-        );
-      if (waiting.length > 1)
-        throw new HttpError(
-          'REQUEST_INVALID',
-          `target: several targets wait for approval (${waiting.map((w) => w.target.name).join(', ')}); name one`,
-        );
-      const [first] = waiting;
-      if (first === undefined)
-        throw new HttpError('CONFLICT', `deployment ${params.id} waits for no approval`);
-      const { target, step } = first;
-      await deps.guard.require(user, target.account, 'WRITE');
-      const roles = step.requiresRoles ?? [];
-      if (roles.length > 0 && !user.admin && !user.roles.some((r) => roles.includes(r)))
-        throw new HttpError(
-          'FORBIDDEN',
-          `${user.name} may not ${word} this pause: it needs one of the roles ${roles.join(', ')}`,
-        );
-      const decision = await deps.store.decide(
-        step.gateId ?? '',
-        { verdict, message: body.message ?? null, by: user.name },
-        deps.now(),
-      );
-      if (decision.outcome === 'conflict')
-        throw new HttpError(
-          'CONFLICT',
-          `this pause was already ${decision.gate.verdict ? 'approved' : 'rejected'}`,
-        );
-      deps.runner.wake(step.gateId ?? '');
-      return deploymentView((await deps.store.get(params.id)) ?? deployment);
-    },
+    handler: async ({ params, body, user }) =>
+      deploymentView(
+        await decideApproval(deps, user, params.id, { verdict, target: body.target, message: body.message }),
+      ),
   });
 }
 
@@ -187,11 +132,8 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps): Route[] {
         querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }),
         response: { 200: z.array(deploymentSummarySchema) },
       },
-      handler: async ({ query, user }) => {
-        const visible = new Set((await deps.guard.visible(user, 'READ')).map((a) => a.name));
-        const all = await deps.store.list(query.limit);
-        return all.filter((d) => d.accounts.every((a) => visible.has(a))).map(deploymentSummary);
-      },
+      handler: async ({ query, user }) =>
+        (await readableDeployments(deps, user, query.limit)).map(deploymentSummary),
     }),
     defineRoute({
       method: 'GET',
@@ -200,7 +142,7 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps): Route[] {
       tag: TAG,
       access: 'user',
       schema: { params: idParams, response: { 200: deploymentViewSchema } },
-      handler: async ({ params, user }) => deploymentView(await readable(deps, user, params.id)),
+      handler: async ({ params, user }) => deploymentView(await readableDeployment(deps, user, params.id)),
     }),
     decide(deps, true),
     decide(deps, false),
@@ -211,18 +153,8 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps): Route[] {
       tag: TAG,
       access: 'user',
       schema: { params: idParams, response: { 202: deploymentViewSchema } },
-      handler: async ({ params, user }) => {
-        const deployment = await readable(deps, user, params.id);
-        for (const account of deployment.accounts) await deps.guard.require(user, account, 'WRITE');
-        try {
-          const started = await deps.runner.requestRollback(params.id, user.name);
-          if (started === undefined) throw new HttpError('NOT_FOUND', `no deployment ${params.id}`);
-          return new Reply(202, deploymentView(started));
-        } catch (error) {
-          if (error instanceof RollbackRefused) throw new HttpError('CONFLICT', error.message);
-          throw error;
-        }
-      },
+      handler: async ({ params, user }) =>
+        new Reply(202, deploymentView(await rollBackDeployment(deps, user, params.id))),
     }),
     defineRoute({
       method: 'POST',
