@@ -8,15 +8,17 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
 import { hashToken } from '../src/cloudctl/index.ts';
 import { locateBinaryCache } from '../test/cluster/binary-cache.ts';
 import { buildBinaries } from '../test/cluster/build-binaries.ts';
 import { startCluster } from '../test/cluster/cluster.ts';
 import { freePort } from '../test/cluster/free-port.ts';
+import { startDemoWebhookJob } from './demo-webhook-job.ts';
 
 const headless = process.argv.includes('--headless');
 const say = (line: string) => console.log(`[demo] ${line}`);
@@ -107,18 +109,95 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
+/** The sample application's deployment file: a canary whose 50% step waits for a webhook job. */
+function deploymentFile(jobUrl: string): string {
+  return `# written by npm run demo: cloudctl deploy -f this file
+application: potato-facts
+targets:
+  demo:
+    account: demo
+    namespace: ${NAMESPACE}
+    strategy: gated-canary
+strategies:
+  gated-canary:
+    canary:
+      steps:
+        - setWeight: {weight: 50}
+        - runWebhook:
+            name: smoke-tests
+            context: {suite: smoke}
+webhooks:
+  - name: smoke-tests
+    method: POST
+    uriTemplate: ${jobUrl}/run/{{context.suite}}
+    networkMode: direct
+    retryCount: 2
+    headers:
+      - {key: Content-Type, value: application/json}
+    bodyTemplate:
+      inline: '{"callbackUri": "{{vendor.callbackUri}}", "replicaSet": "{{vendor.replicaSetName}}"}'
+manifests:
+  - path: manifests
+`;
+}
+
+function potatoFacts(version: string): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: potato-facts
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: potato-facts}
+  template:
+    metadata:
+      labels: {app: potato-facts}
+    spec:
+      containers:
+        - name: web
+          image: registry.example/potato-facts:${version}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: potato-facts
+spec:
+  selector: {app: potato-facts}
+  ports:
+    - port: 80
+`;
+}
+
+/** Runs `cloudctl deploy -f` as a user would, its output shown; resolves with its exit status. */
+async function cloudctlDeploy(file: string, env: Record<string, string>): Promise<number | null> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'cloudctl.js'), 'deploy', '-f', file], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const show = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) if (line !== '') say(`    | ${line}`);
+  };
+  child.stdout.on('data', show);
+  child.stderr.on('data', show);
+  const [code] = await once(child, 'exit');
+  return code;
+}
+
+const createdClientSchema = z.object({ clientId: z.string(), clientSecret: z.string() });
+
 try {
-  say('1/5 Kubernetes binaries (built from upstream Go modules once, then cached)');
+  say('1/6 Kubernetes binaries (built from upstream Go modules once, then cached)');
   const cache = await locateBinaryCache();
   await buildBinaries({ cache, log: (line) => say(`    ${line}`) });
 
-  say('2/5 starting a local cluster (etcd, kube-apiserver, controllers, scheduler, kwok nodes)');
+  say('2/6 starting a local cluster (etcd, kube-apiserver, controllers, scheduler, kwok nodes)');
   const cluster = await startCluster({ nodes: 3, log: (line) => say(`    ${line}`) });
   cleanups.push(() => cluster.stop());
 
   const dir = mkdtempSync(join(tmpdir(), 'orch-agent-demo-'));
   cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-  say(`3/5 starting cloudctl serve on its embedded database (${join(dir, 'cloudctl-data')})`);
+  say(`3/6 starting cloudctl serve on its embedded database (${join(dir, 'cloudctl-data')})`);
   const token = randomBytes(24).toString('hex');
   const userToken = randomBytes(24).toString('hex');
   const [grpcPort, httpPort] = [await freePort(), await freePort()];
@@ -154,7 +233,7 @@ try {
     return answer;
   };
 
-  say('4/5 starting the agent (bin/orch-agent.js run)');
+  say('4/6 starting the agent (bin/orch-agent.js run)');
   const [healthPort, metricsPort, pprofPort] = [await freePort(), await freePort(), await freePort()];
   const agentConfig = join(dir, 'agent.yaml');
   writeFileSync(
@@ -183,7 +262,7 @@ try {
     (await fetch(`${health}/ready`)).ok ? true : undefined,
   );
 
-  say('5/5 deploying the sample application through the HTTP API (POST /ops, then GET /task/{id})');
+  say('5/6 deploying the sample application through the HTTP API (POST /ops, then GET /task/{id})');
   const started = (await call('POST', '/ops', [
     { deployManifest: { account: 'demo', moniker: { app: 'demo-shop' }, manifests: SAMPLE_APP } },
   ])) as { id: string };
@@ -211,6 +290,28 @@ try {
     `    the control plane holds, for account demo: ${[...counts].map(([kind, n]) => `${n} ${kind}`).join(', ')}`,
   );
 
+  say('6/6 a deployment file through `cloudctl deploy -f`: a canary gated by a webhook job');
+  // The job authenticates its callback as an OAuth client, as the spec's jobs do.
+  const client = createdClientSchema.parse(
+    await call('POST', '/oauth/clients', { name: 'demo-webhook-job', role: 'deployers' }),
+  );
+  const job = await startDemoWebhookJob({ api, ...client, say });
+  cleanups.push(async () => job.close());
+  const project = join(dir, 'potato-facts');
+  mkdirSync(join(project, 'manifests'), { recursive: true });
+  const deployFile = join(project, 'deploy.yaml');
+  writeFileSync(deployFile, deploymentFile(job.url));
+  const deployEnv = { CLOUDCTL_URL: api, CLOUDCTL_TOKEN: userToken };
+  for (const version of ['1.0', '1.1']) {
+    writeFileSync(join(project, 'manifests', 'potato-facts.yaml'), potatoFacts(version));
+    say(
+      `    potato-facts ${version}${version === '1.0' ? ' (a first version rolls out in full)' : ': 50%, the job, then 100%'}`,
+    );
+    const code = await cloudctlDeploy(deployFile, deployEnv);
+    if (code !== 0) throw new Error(`cloudctl deploy -f ${deployFile} exited ${code}`);
+  }
+  say('    deploy -f succeeded twice: potato-facts 1.1 passed its canary gate');
+
   if (headless) {
     say('headless run: the sample application reached the control plane');
     await shutdown(0);
@@ -225,6 +326,11 @@ The system is up. Look at it through cloudctl's HTTP API (Swagger 2.0: ${api}/v2
   curl ${auth} -H 'content-type: application/json' $CLOUDCTL/ops/scaleManifest \\
     -d '{"account":"demo","manifestName":"deployment web","location":"${NAMESPACE}","replicas":5}'
   curl $CLOUDCTL/metrics                                      # cloudctl's metrics (no token needed)
+
+Deploy again through the canary gate (edit the image in ${project}/manifests first, if you like):
+  CLOUDCTL_URL=${api} CLOUDCTL_TOKEN=${userToken} npx cloudctl deploy -f ${deployFile}
+  curl ${auth} $CLOUDCTL/deployments                        # deployments, newest first
+  open ${api}/status                                        # the status page (sign in with the token)
 
 The agent:
   readiness and health     curl ${health}/ready   curl ${health}/health

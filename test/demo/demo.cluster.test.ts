@@ -13,7 +13,7 @@ async function processesUsing(dir: string): Promise<string[]> {
 }
 
 describe('npm run demo', () => {
-  it('brings up cluster, cloudctl and agent, deploys the sample app through the HTTP API, and leaves nothing behind', {
+  it('brings up cluster, cloudctl and agent, deploys the sample app through the HTTP API and a gated canary with cloudctl deploy -f, and leaves nothing behind', {
     timeout: 180_000,
   }, async () => {
     const { stdout } = await run(process.execPath, [join(ROOT, 'scripts/demo.ts'), '--headless'], {
@@ -23,6 +23,20 @@ describe('npm run demo', () => {
     expect(stdout).toContain('[demo]     deploy succeeded');
     expect(stdout).toMatch(/deploy succeeded \(task [0-9a-f-]{36}\)/);
     expect(stdout).toMatch(/the control plane holds, for account demo: .*3 pod, .*1 deployment/);
+    // cloudctl deploy -f: a first version in full, then a canary that waits for the webhook job's callback.
+    expect(stdout).toMatch(
+      /\| [\d:]{8} \[demo\] deploy the new version: succeeded: first version: potato-facts-[0-9a-f]{10} at 2/,
+    );
+    expect(stdout).toMatch(
+      /\| [\d:]{8} \[demo\] setWeight 50%: succeeded: potato-facts-[0-9a-f]{10} at 1 of 2/,
+    );
+    expect(stdout).toMatch(
+      /\[webhook job\] smoke tests of potato-facts-[0-9a-f]{10} passed; called back \(200\)/,
+    );
+    expect(stdout).toMatch(
+      /\| [\d:]{8} \[demo\] new version at 100%: succeeded: potato-facts-[0-9a-f]{10} at 2 of 2/,
+    );
+    expect(stdout).toContain('deploy -f succeeded twice: potato-facts 1.1 passed its canary gate');
     expect(stdout).toContain('headless run: the sample application reached the control plane');
     // This run's own cluster and demo folders: other tests may run clusters of their own meanwhile.
     const clusterDir = /KUBECONFIG=(\/\S+)\/kubeconfig/.exec(stdout)?.[1];
