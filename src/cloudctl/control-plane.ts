@@ -257,7 +257,15 @@ export async function startControlPlane(
       ...dynamicAccountsRoutes({ guard, store, sessions, placement, now }),
       ...deploymentRoutes({ runner: deployments, store: store.deployments, guard, now }),
       ...oauthRoutes({ store: store.oauth, now, tokenLifetimeSeconds: config.oauth.tokenLifetimeSeconds }),
-      ...statusPageRoutes({ guard, store, registry, sessions, placement, now }),
+      ...statusPageRoutes({
+        guard,
+        store,
+        registry,
+        sessions,
+        placement,
+        deploymentRunner: deployments,
+        now,
+      }),
       ...inapplicableRoutes(),
     ];
     http = await startHttpEndpoint(config.http, {

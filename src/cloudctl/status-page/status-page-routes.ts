@@ -1,5 +1,6 @@
 // The status page's routes: sign in and out, its two assets, /status, and one page per registered
-// view, each also answering `?part=sections` with its sections as JSON for the live-update script.
+// view, each also answering `?part=sections` with its sections as JSON for the live-update script,
+// and one POST per form a view offers (refused from another site, as sign-in and sign-out are).
 // None is in the API document. View pages take the session cookie or a bearer header and refuse
 // with pages, not JSON: 401 is the sign-in page, 403 the refusal page.
 import { z } from 'zod';
@@ -19,7 +20,7 @@ import { isSameOrigin } from './same-origin.ts';
 import { clearedSessionCookie, STATUS_PATH, sessionCookie, statusAuthorization } from './session-cookie.ts';
 import { statusAssets } from './status-assets.ts';
 import { type StatusPageDeps, statusSources } from './status-sources.ts';
-import type { StatusView } from './status-view.ts';
+import type { StatusView, ViewAction } from './status-view.ts';
 import { VIEWS } from './views/index.ts';
 
 const TAG = 'status-page';
@@ -52,6 +53,11 @@ function refuseCrossSite(headers: Parameters<typeof isSameOrigin>[0]): void {
       'FORBIDDEN',
       'this form was sent from another site; open the status page and send it from there',
     );
+}
+
+/** The page a form was posted from: its path less the action's name. */
+function formPage(path: string): string {
+  return path.slice(0, path.lastIndexOf('/'));
 }
 
 const htmlAnswer = z.string().describe('an HTML page');
@@ -92,6 +98,29 @@ export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusVie
           HTML_TYPE,
           PAGE_HEADERS,
         );
+      },
+    });
+
+  const actionRoute = (view: StatusView, name: string, action: ViewAction): Route =>
+    defineRoute({
+      method: 'POST',
+      url: `${view.url}/${name}`,
+      summary: `Status page: ${name}, a form of ${view.url}`,
+      tag: TAG,
+      hidden: true,
+      access: 'user',
+      authorization: statusAuthorization,
+      consumes: [FORM],
+      errorBody: (status, message, path) => refusal(status, message, formPage(path)),
+      schema: {
+        ...(view.params === undefined ? {} : { params: view.params }),
+        body: action.form,
+        response: { 303: redirectAnswer },
+      },
+      handler: async ({ params, body, user, headers, path }) => {
+        refuseCrossSite(headers);
+        await action.run({ user, sources, now: deps.now() }, params, body);
+        return redirect(formPage(path));
       },
     });
 
@@ -179,5 +208,8 @@ export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusVie
       }),
     ),
     ...views.map(pageRoute),
+    ...views.flatMap((view) =>
+      Object.entries(view.actions ?? {}).map(([name, action]) => actionRoute(view, name, action)),
+    ),
   ];
 }

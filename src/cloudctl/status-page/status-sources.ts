@@ -1,14 +1,21 @@
 // What the status page reads, each through its owning feature's service: account records through
 // the dynamic accounts API (the records GET /vendor/accounts answers, filtered by READ), the cache's
-// counts, the live registry and the agents' durable record, tasks and operations. Built once.
+// counts, the live registry and the agents' durable record, tasks and operations, deployments and
+// the decisions on them (the same functions the deployment routes call). Built once.
 import type { AccountGuard } from '../accounts/index.ts';
+import type { DeploymentDecisionDeps, DeploymentRunner } from '../deployments/index.ts';
 import { DynamicAccountsApi, type DynamicAccountsDeps } from '../dynamic-accounts/index.ts';
 import type { AgentRegistry, SessionFinder } from '../sessions/index.ts';
 import type { CloudctlStore } from '../store/index.ts';
 
 export interface StatusPageDeps {
   guard: AccountGuard;
-  store: Pick<CloudctlStore, 'agents' | 'cache' | 'tasks' | 'operations' | 'credentials' | 'dynamicAccounts'>;
+  store: Pick<
+    CloudctlStore,
+    'agents' | 'cache' | 'tasks' | 'operations' | 'credentials' | 'dynamicAccounts' | 'deployments'
+  >;
+  /** Woken when a pause is decided on the page; asked for a rollback. */
+  deploymentRunner: Pick<DeploymentRunner, 'wake' | 'requestRollback'>;
   /** This replica's live sessions: heartbeats are known only where the session is. */
   registry: Pick<AgentRegistry, 'list'>;
   sessions: SessionFinder;
@@ -18,10 +25,20 @@ export interface StatusPageDeps {
 
 export interface StatusSources extends StatusPageDeps {
   accounts: DynamicAccountsApi;
+  deployments: DeploymentDecisionDeps;
 }
 
 export type AccountRecord = Awaited<ReturnType<DynamicAccountsApi['get']>>;
 
 export function statusSources(deps: StatusPageDeps): StatusSources {
-  return { ...deps, accounts: new DynamicAccountsApi(deps) };
+  return {
+    ...deps,
+    accounts: new DynamicAccountsApi(deps),
+    deployments: {
+      runner: deps.deploymentRunner,
+      store: deps.store.deployments,
+      guard: deps.guard,
+      now: deps.now,
+    },
+  };
 }

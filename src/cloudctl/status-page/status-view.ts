@@ -1,6 +1,7 @@
-// One view of the status page: its path, its place in the navigation, and how it renders its
-// sections for a user. Views are registered in views/index.ts; the routes, the navigation and the
-// live updates are made from that list, so a new view is one file and one line there.
+// One view of the status page: its path, its place in the navigation, how it renders its sections for
+// a user, and the forms it offers (actions). Views are registered in views/index.ts; the routes, the
+// navigation, the live updates and the forms' POST routes are made from that list, so a new view is
+// one file and one line there.
 import type { z } from 'zod';
 import type { Principal } from '../auth/index.ts';
 import type { SafeHtml } from './safe-html.ts';
@@ -26,6 +27,31 @@ export interface ViewContext {
   now: Date;
 }
 
+/**
+ * A form a view offers, posted to `<the view's path>/<name>`: the route refuses a form from another
+ * site, parses the fields with `form`, runs it as the signed-in user, and sends the browser back to
+ * the view (303). `run` checks permissions itself, as the API would, and throws HttpError to refuse.
+ */
+export interface ActionDefinition<P, F extends z.ZodType> {
+  form: F;
+  run(context: ViewContext, params: P, form: z.output<F>): Promise<void>;
+}
+
+/** An action with its types erased, to be listed beside others. */
+export interface ViewAction {
+  form: z.ZodType;
+  run(context: ViewContext, params: unknown, form: unknown): Promise<void>;
+}
+
+/** `params` is the view's, for the types only. */
+export function defineAction<P extends z.ZodType, F extends z.ZodType>(
+  _params: P,
+  definition: ActionDefinition<z.output<P>, F>,
+): ViewAction {
+  // The route parses the parameters and the form with the view's and the action's schemas first.
+  return definition as unknown as ViewAction;
+}
+
 export interface ViewDefinition<P extends z.ZodType> {
   /** fastify syntax, under /status: `/status/tasks/:id`. */
   url: string;
@@ -35,6 +61,8 @@ export interface ViewDefinition<P extends z.ZodType> {
   params?: P;
   /** Throws HttpError FORBIDDEN or NOT_FOUND (the refusal and error pages) as the API would. */
   render(context: ViewContext, params: z.output<P>): Promise<RenderedView>;
+  /** The forms of the view, by name: `approve` is posted to `/status/deployments/:id/approve`. */
+  actions?: Readonly<Record<string, ViewAction>>;
 }
 
 /** A view with its parameter type erased, to be listed beside others. */
@@ -43,6 +71,7 @@ export interface StatusView {
   nav?: string;
   params?: z.ZodType;
   render(context: ViewContext, params: unknown): Promise<RenderedView>;
+  actions?: Readonly<Record<string, ViewAction>>;
 }
 
 export function defineView<P extends z.ZodType>(definition: ViewDefinition<P>): StatusView {

@@ -4,7 +4,17 @@ import type { StatusView } from '../status-view.ts';
 import { accountView } from './account-view.ts';
 import { accountsView } from './accounts-view.ts';
 import { agentsView } from './agents-view.ts';
+import { deploymentView } from './deployment-view.ts';
+import { deploymentsView } from './deployments-view.ts';
 import { taskView } from './task-view.ts';
 import { tasksView } from './tasks-view.ts';
 
-export const VIEWS: readonly StatusView[] = [agentsView, accountsView, accountView, tasksView, taskView];
+export const VIEWS: readonly StatusView[] = [
+  agentsView,
+  accountsView,
+  accountView,
+  tasksView,
+  taskView,
+  deploymentsView,
+  deploymentView,
+];
