@@ -306,7 +306,7 @@ export class DeploymentRunner {
       gates: {
         open: (id, stepKey, kind) =>
           this.#deps.store.openGate({ id, deploymentId: deployment.id, stepKey, kind }, this.#deps.now()),
-        wait: (id, until) => this.#waitGate(id, until),
+        wait: (id, until, signal) => this.#waitGate(id, until, signal),
       },
       webhooks: this.#deps.webhooks,
       callbackUri: (secret) => `${this.#deps.callbackBase()}/${secret}`,
@@ -393,28 +393,28 @@ export class DeploymentRunner {
     }
   }
 
-  async #waitGate(id: string, until: Date | undefined): Promise<Gate | 'expired'> {
+  async #waitGate(id: string, until: Date | undefined, signal: AbortSignal): Promise<Gate | 'expired'> {
     for (;;) {
       const gate = await this.#deps.store.gate(id);
       if (gate !== undefined && gate.verdict !== null) return gate;
       const left =
         until === undefined ? Number.POSITIVE_INFINITY : until.getTime() - this.#deps.now().getTime();
       if (left <= 0) return 'expired';
-      await this.#nap(id, Math.min(left, this.#deps.gatePollMs ?? 1000));
+      await this.#nap(id, Math.min(left, this.#deps.gatePollMs ?? 1000), signal);
     }
   }
 
-  /** Sleeps up to `ms`, less if the gate is decided here; throws when cloudctl stops. */
-  async #nap(gateId: string, ms: number): Promise<void> {
+  /** Sleeps up to `ms`, less if the gate is decided here; throws when `signal` aborts. */
+  async #nap(gateId: string, ms: number, signal: AbortSignal): Promise<void> {
     const woken = new AbortController();
     const wakers = this.#wakers.get(gateId) ?? new Set<() => void>();
     const wake = () => woken.abort();
     wakers.add(wake);
     this.#wakers.set(gateId, wakers);
     try {
-      await sleep(ms, undefined, { signal: AbortSignal.any([woken.signal, this.#stop.signal]) });
+      await sleep(ms, undefined, { signal: AbortSignal.any([woken.signal, signal]) });
     } catch (error) {
-      if (this.#stop.signal.aborted) throw error;
+      if (signal.aborted) throw error;
     } finally {
       wakers.delete(wake);
       if (wakers.size === 0) this.#wakers.delete(gateId);

@@ -54,8 +54,8 @@ export interface TargetRunDeps {
   read(account: string, type: string, payload: unknown): Promise<unknown>;
   gates: {
     open(id: string, stepKey: string, kind: GateKind): Promise<void>;
-    /** The gate once decided, or 'expired' at `until`. */
-    wait(id: string, until: Date | undefined): Promise<Gate | 'expired'>;
+    /** The gate once decided, or 'expired' at `until`; throws when `signal` aborts. */
+    wait(id: string, until: Date | undefined, signal: AbortSignal): Promise<Gate | 'expired'>;
   };
   webhooks: WebhookSender;
   /** The callback URI of a webhook run, from its secret. */
@@ -75,9 +75,12 @@ function record(value: unknown): Record<string, unknown> {
 
 export class TargetRun {
   readonly #deps: TargetRunDeps;
+  /** What ends the waits of the steps running now: cloudctl stopping, or a failure beside them. */
+  #waits: AbortSignal;
 
   constructor(deps: TargetRunDeps) {
     this.#deps = deps;
+    this.#waits = deps.signal;
   }
 
   get #target(): TargetState {
@@ -160,11 +163,27 @@ export class TargetRun {
 
   async #runGroup(group: StepState[]): Promise<void> {
     const todo = group.filter((s) => s.status === 'PENDING' || s.status === 'RUNNING');
-    // All of a group must pass: the first failure decides, the others' outcomes no longer matter.
-    await Promise.all(todo.map((step) => this.#runStep(step)));
+    // All of a group must pass: the first failure decides, and the steps still waiting beside it stop
+    // waiting (a callback arriving later must not move a target that has gone on).
+    const cancel = new AbortController();
+    this.#waits = AbortSignal.any([this.#deps.signal, cancel.signal]);
+    let first: unknown;
+    await Promise.all(
+      todo.map(async (step) => {
+        try {
+          await this.#runStep(step);
+        } catch (error) {
+          first ??= error;
+          cancel.abort();
+        }
+      }),
+    );
+    this.#waits = this.#deps.signal;
+    if (first !== undefined) throw first;
   }
 
   async #runStep(step: StepState): Promise<void> {
+    const waits = this.#waits;
     if (step.status === 'PENDING') {
       this.#setStep(step, 'RUNNING');
       this.#deps.log(`${step.label}: started`);
@@ -174,6 +193,12 @@ export class TargetRun {
     try {
       message = await this.#carryOut(step);
     } catch (error) {
+      if (waits.aborted && !this.#deps.signal.aborted && step.status === 'RUNNING') {
+        // A step beside it failed: this one is not waited for any more, and says so.
+        this.#setStep(step, 'FAILED', 'not waited for any more: a step running beside it failed');
+        await this.#deps.save();
+        return;
+      }
       if (!(error instanceof StepFailure)) throw error;
       if (step.status === 'RUNNING') {
         this.#setStep(step, 'FAILED', error.message);
@@ -232,7 +257,7 @@ export class TargetRun {
       await this.#deps.save();
     }
     const left = Date.parse(step.until) - this.#deps.now().getTime();
-    if (left > 0) await sleep(left, undefined, { signal: this.#deps.signal });
+    if (left > 0) await sleep(left, undefined, { signal: this.#waits });
     return undefined;
   }
 
@@ -251,6 +276,7 @@ export class TargetRun {
     const gate = await this.#deps.gates.wait(
       step.gateId,
       step.until === undefined ? undefined : new Date(step.until),
+      this.#waits,
     );
     if (gate === 'expired') throw new StepFailure('not approved before the approval expired', false);
     const note = gate.message === null || gate.message === '' ? '' : `: ${gate.message}`;
@@ -318,6 +344,7 @@ export class TargetRun {
     const gate = await this.#deps.gates.wait(
       step.gateId ?? '',
       step.until === undefined ? undefined : new Date(step.until),
+      this.#waits,
     );
     if (gate === 'expired')
       throw new StepFailure(
@@ -419,7 +446,7 @@ export class TargetRun {
           `ReplicaSet ${workload.namespace}/${replicaSet}: ${ready} of ${replicas} pods ready when deploymentConfig.timeout ran out`,
           rollback,
         );
-      await sleep(this.#deps.readyPollMs, undefined, { signal: this.#deps.signal });
+      await sleep(this.#deps.readyPollMs, undefined, { signal: this.#waits });
     }
   }
 
