@@ -3,7 +3,6 @@
 // and compared with what the JSON API answers the same user; signing in, the refusal page, an
 // account going FAILED while the page is open (no reload), and a fresh install's empty pages.
 // Set STATUS_PAGE_SCREENSHOTS=docs/images to refresh the screenshots the docs show.
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,10 +11,9 @@ import { msUntilSynced, type RunningAgent, startAgent } from '../../agent/watch/
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
 import { startTestControlPlane, type TestControlPlane, USERS } from '../harness.ts';
 import { type ApiClient, apiClient } from '../http-client.ts';
-import { startBrowser, type TestBrowser } from './browser.ts';
+import { screenshot, signIn, startBrowser, type TestBrowser } from './browser.ts';
 
 const NS = 'status-page';
-const SHOTS = process.env.STATUS_PAGE_SCREENSHOTS;
 
 let cp: TestControlPlane;
 let agent: RunningAgent;
@@ -33,18 +31,6 @@ const account = (name: string, read: string[], write: string[]) => ({
   kinds: ['configMap'],
   permissions: { READ: read, WRITE: write },
 });
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (SHOTS === undefined) return;
-  await mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `status-${name}.png`) });
-}
-
-async function signIn(page: Page, token: string, path = '/status/agents'): Promise<void> {
-  await page.goto(`${cp.url}/status/login?next=${encodeURIComponent(path)}`);
-  await page.fill('input[name=token]', token);
-  await Promise.all([page.waitForURL(`${cp.url}${path}`), page.click('button[type=submit]')]);
-}
 
 async function signOut(page: Page): Promise<void> {
   await Promise.all([
@@ -174,7 +160,7 @@ describe('the status page in a real browser', () => {
 
   it('shows the agents as the API reports them: id, zone, version, times, the accounts each holds and caches', async () => {
     const page = await browser.context.newPage();
-    await signIn(page, USERS.admin.token, '/status/agents');
+    await signIn(page, cp.url, USERS.admin.token, '/status/agents');
     const rows = await page.$$eval('section[data-section="agents"] tbody tr', (trs) =>
       trs.map((tr) => ({
         id: tr.querySelector('[data-agent]')?.textContent,
