@@ -329,6 +329,11 @@ describe('deployments with webhook gates, approvals and canaries', () => {
       metadata: { annotations: { 'deploy.vendor.io/deployment-id': id } },
     });
 
+    // A second run of the application on the same place waits its turn.
+    const second = await ops.post('/deployments', { file: deploymentFile('potato:9', 'pass') });
+    expect(second.status).toBe(409);
+    expect(second.body.message).toContain(`deployment ${id} of potato still runs`);
+
     // The pause needs release-managers: olga (ops) may not approve it, rita may.
     const notAllowed = await ops.post(`/deployments/${id}/approve`, {});
     expect(notAllowed.status).toBe(403);

@@ -118,6 +118,18 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps): Route[] {
               `file: target ${name}: a blue/green strategy switches one Deployment; its manifests have ${deployments}`,
             );
         }
+        // Two runs of one application on the same place would scale each other's versions.
+        const places = new Set(Object.values(file.targets).map((t) => `${t.account}/${t.namespace ?? ''}`));
+        const running = (await deps.store.unfinished()).find(
+          (d) =>
+            d.application === file.application &&
+            d.progress.targets.some((t) => places.has(`${t.account}/${t.namespace ?? ''}`)),
+        );
+        if (running !== undefined)
+          throw new HttpError(
+            'CONFLICT',
+            `deployment ${running.id} of ${file.application} still runs on the same account and namespace; wait for it, or reject its pause`,
+          );
         const deployment = await deps.runner.submit({ loaded, text: body.file, fileName, user: user.name });
         return new Reply(202, deploymentView(deployment));
       },
