@@ -1,6 +1,7 @@
 // A webhook receiver that behaves like an external job: it reads the callback URI from the request
-// body, answers the request (or fails it on purpose), and calls back with a verdict when the test says,
-// with a bearer token, the way a CI job or a ticket system would.
+// body, answers the request (or fails it on purpose, or holds it unanswered while the test looks
+// around), and calls back with a verdict when the test says, with a bearer token, the way a CI job or
+// a ticket system would.
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 
@@ -10,6 +11,12 @@ export interface ReceivedCall {
   headers: Record<string, string | string[] | undefined>;
 }
 
+/** A request as it arrived, refused ones included, with the status it was (or will be) answered. */
+export interface ArrivedRequest {
+  path: string;
+  status: number;
+}
+
 export interface CallbackAnswer {
   status: number;
   body: unknown;
@@ -17,10 +24,15 @@ export interface CallbackAnswer {
 
 export class WebhookReceiver {
   readonly calls: ReceivedCall[] = [];
+  /** Every request, in order of arrival, refused ones included. */
+  readonly requests: ArrivedRequest[] = [];
   /** Status answers for the next requests, in order; then 200. */
   readonly failFirst: number[] = [];
+  /** While true, accepted requests are taken at once (see `next`) but answered only by `release`. */
+  holding = false;
   readonly #server: Server;
   readonly #waiters: Array<(call: ReceivedCall) => void> = [];
+  readonly #held: Array<() => void> = [];
 
   private constructor(server: Server) {
     this.#server = server;
@@ -34,10 +46,17 @@ export class WebhookReceiver {
         text += chunk.toString();
       });
       request.on('end', () => {
+        const path = request.url ?? '';
         const status = receiver?.failFirst.shift() ?? 200;
-        response.writeHead(status).end();
-        if (status !== 200) return;
-        const call = { path: request.url ?? '', body: JSON.parse(text || '{}'), headers: request.headers };
+        receiver?.requests.push({ path, status });
+        const answer = () => response.writeHead(status).end();
+        if (status !== 200) {
+          answer();
+          return;
+        }
+        const call = { path, body: JSON.parse(text || '{}'), headers: request.headers };
+        if (receiver?.holding === true) receiver.#held.push(answer);
+        else answer();
         receiver?.received(call);
       });
     });
@@ -50,6 +69,17 @@ export class WebhookReceiver {
   received(call: ReceivedCall): void {
     this.calls.push(call);
     this.#waiters.shift()?.(call);
+  }
+
+  /** Requests accepted and not answered yet. */
+  get held(): number {
+    return this.#held.length;
+  }
+
+  /** Answers every held request (200) and stops holding. */
+  release(): void {
+    this.holding = false;
+    for (const answer of this.#held.splice(0)) answer();
   }
 
   get url(): string {
