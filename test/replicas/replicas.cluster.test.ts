@@ -2,7 +2,9 @@
 // Kubernetes Service would): work that arrives at a replica without the agent's session is sent by
 // the replica that holds it, and SIGKILLing that replica in the middle of an operation moves the agent
 // to another one while the operation completes exactly once and nothing stored is lost; a task whose
-// replica dies is carried on by another once its lease expires.
+// replica dies is carried on by another once its lease expires; a deployment waiting for a webhook's
+// callback when its replica (the one holding the agent's session too) dies goes on on another, and
+// the callback, sent through the front, still counts.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/cloudctl/index.ts';
 import { type Database, openDatabase } from '../../src/cloudctl/store/index.ts';
+import { WebhookReceiver } from '../cloudctl/deployments/webhook-receiver.ts';
 import { type ApiClient, apiClient } from '../cloudctl/http-client.ts';
 import { freePort } from '../cluster/free-port.ts';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../cluster/index.ts';
@@ -40,15 +43,17 @@ let db: Database;
 let cluster: ClusterClient;
 let replicas: Replica[];
 let front: TcpService;
+/** The HTTP front: where webhook jobs reach cloudctl (`http.externalUrl`). */
+let httpFront: TcpService;
+let receiver: WebhookReceiver;
 let agent: RunningProcess;
 const nodes: string[] = [];
 
-async function serveReplica(name: string, databaseUrl: string): Promise<Replica> {
-  const http = await freePort();
+async function serveReplica(name: string, databaseUrl: string, http: number): Promise<Replica> {
   const grpc = await freePort();
   const config = [
     `grpc:\n  host: 127.0.0.1\n  port: ${grpc}`,
-    `http:\n  host: 127.0.0.1\n  port: ${http}`,
+    `http:\n  host: 127.0.0.1\n  port: ${http}\n  externalUrl: http://${httpFront.address}`,
     `database:\n  url: ${databaseUrl}`,
     `agents:\n  - id: ${AGENT_ID}\n    tokenHash: ${hashToken(TOKENS.agent)}`,
     `users:\n  - name: olga\n    tokenHash: ${hashToken(TOKENS.ops)}\n    roles: [ops]`,
@@ -84,6 +89,43 @@ async function startAgent(grpcAddress: string): Promise<RunningProcess> {
   });
   await waitReady(started, `http://127.0.0.1:${healthPort}/ready`);
   return started;
+}
+
+/** A deployment whose beforeDeployment gate is a webhook job (the test's receiver). */
+function gatedDeployment(): string {
+  return `application: gated
+targets:
+  replicas:
+    account: ${ACCOUNT}
+    namespace: ${NS}
+    strategy: rolling
+    constraints:
+      beforeDeployment:
+        - runWebhook: {name: gate}
+strategies:
+  rolling:
+    canary:
+      steps:
+        - setWeight: {weight: 50}
+webhooks:
+  - name: gate
+    method: POST
+    uriTemplate: ${receiver.url}/gate
+    networkMode: direct
+    bodyTemplate:
+      inline: '{"callbackUri": "{{vendor.callbackUri}}"}'
+manifests:
+  - inline: |
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: gated}
+      spec:
+        replicas: 1
+        selector: {matchLabels: {app: gated}}
+        template:
+          metadata: {labels: {app: gated}}
+          spec: {containers: [{name: c, image: registry.example/gated:1}]}
+`;
 }
 
 /** The replica whose row says it holds the agent's session now. */
@@ -138,9 +180,13 @@ beforeAll(async () => {
   await cluster.request('POST', '/api/v1/namespaces', {
     body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
   });
+  const httpPorts = [await freePort(), await freePort(), await freePort()];
+  httpFront = await startTcpService(httpPorts);
+  receiver = await WebhookReceiver.start();
   // One after the other: the first migrates the schema, the others find it done.
   replicas = [];
-  for (const name of ['r0', 'r1', 'r2']) replicas.push(await serveReplica(name, postgres.url));
+  for (const [i, name] of ['r0', 'r1', 'r2'].entries())
+    replicas.push(await serveReplica(name, postgres.url, httpPorts[i] ?? 0));
   db = await openDatabase({ kind: 'postgres', url: postgres.url });
   front = await startTcpService(replicas.map((r) => r.grpc));
   agent = await startAgent(front.address);
@@ -150,6 +196,8 @@ afterAll(async () => {
   await agent?.stop();
   for (const replica of replicas ?? []) await replica.process.stop();
   await front?.close();
+  await httpFront?.close();
+  await receiver?.close();
   await db?.destroy();
   await postgres?.stop();
   for (const node of nodes) await cluster?.request('DELETE', `/api/v1/nodes/${node}`);
@@ -216,6 +264,19 @@ describe('cloudctl in three replicas on one PostgreSQL', () => {
     // The agent has created the Job, and its pod cannot run until a node with the label exists: the
     // operation is under way on the agent when its replica dies.
     await expect.poll(() => jobsNamed('held'), { timeout: 30_000 }).toHaveLength(1);
+    // And a deployment, run by r0 as well, waits for its webhook job's callback.
+    const submitted = await r0.api.post('/deployments', { file: gatedDeployment(), fileName: 'gated.yaml' });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
+    const hook = await receiver.next(0);
+    expect(hook.body.callbackUri).toMatch(new RegExp(`^http://${httpFront.address}/deployments/callbacks/`));
+    await expect
+      .poll(
+        async () => (await r1.api.get(`/deployments/${submitted.body.id}`)).body.targets[0].steps[0].message,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toContain('waiting for the callback');
     const killedAt = Date.now();
     await r0.process.stop('SIGKILL');
     await expect.poll(holderOfAgent, { timeout: 30_000 }).not.toBe(before);
@@ -239,6 +300,33 @@ describe('cloudctl in three replicas on one PostgreSQL', () => {
       { limitMs: 30_000 },
     );
     expect((await r1.api.get(`/task/${started.body.id}`)).status).toBe(200);
+
+    // The job calls back through the front (r0 is gone): another replica takes the deployment over
+    // once r0's lease expires, finds the verdict and deploys through the agent's new session.
+    expect(
+      await WebhookReceiver.callBack(hook, TOKENS.ops, { success: true, mdMessage: 'gate open' }),
+    ).toEqual({
+      status: 200,
+      body: { accepted: true, repeated: false },
+    });
+    await expect
+      .poll(async () => (await r2.api.get(`/deployments/${submitted.body.id}`)).body.status, {
+        timeout: 60_000,
+      })
+      .toBe('SUCCEEDED');
+    const done = (await r1.api.get(`/deployments/${submitted.body.id}`)).body;
+    expect(done.targets[0].steps[0]).toMatchObject({ status: 'SUCCEEDED', mdMessage: 'gate open' });
+    expect(done.log.map((l: { message: string }) => l.message)).toContain('carried on by a cloudctl start');
+    // One request to the job: the replica that took over waited for the callback, it did not send again.
+    expect(receiver.calls).toHaveLength(1);
+    const rs = await cluster.request(
+      'GET',
+      `/apis/apps/v1/namespaces/${NS}/replicasets?labelSelector=deploy.vendor.io%2Fworkload%3Dgated`,
+    );
+    expect(rs.json).toMatchObject({ items: [{ spec: { replicas: 1 } }] });
+    console.info(
+      `replica SIGKILL during a webhook wait: the deployment succeeded ${Date.now() - killedAt} ms after the kill`,
+    );
   }, 180_000);
 
   it('carries on a task on another replica once the lease of the one running it has expired', async () => {
