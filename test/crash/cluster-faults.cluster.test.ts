@@ -38,7 +38,6 @@ let postgres: PostgresServer;
 let db: Database;
 /** Between the agent and the API server. */
 let proxy: TcpFaultProxy;
-let agentKubeconfig: string;
 let system: TestSystem;
 let churn: ConfigMapChurn;
 
@@ -76,7 +75,7 @@ beforeAll(async () => {
   const server = new URL(cluster.server);
   proxy = await startTcpFaultProxy({ host: server.hostname, port: Number(server.port) });
   // The API server's certificate names 127.0.0.1, so TLS holds through the proxy's port.
-  agentKubeconfig = join(dir, 'agent-kubeconfig');
+  const agentKubeconfig = join(dir, 'agent-kubeconfig');
   await writeKubeconfig(agentKubeconfig, {
     server: `https://${proxy.address}`,
     ca: cluster.ca,
