@@ -9,6 +9,7 @@ import { HttpError } from '../../http/index.ts';
 import {
   type DeploymentRunner,
   type DeploymentStore,
+  isRollbackable,
   RollbackRefused,
   type StepState,
   type StoredDeployment,
@@ -132,12 +133,7 @@ export async function decideApproval(
  * (the runner's own test, which refuses anything else with RollbackRefused).
  */
 export function mayRollBackNow(deployment: StoredDeployment): boolean {
-  return (
-    deployment.status !== 'RUNNING' &&
-    deployment.progress.targets.some(
-      (t) => (t.status === 'SUCCEEDED' || t.status === 'FAILED') && t.workloads !== undefined,
-    )
-  );
+  return deployment.status !== 'RUNNING' && deployment.progress.targets.some(isRollbackable);
 }
 
 /** Throws FORBIDDEN unless the user may change every account of the deployment. */

@@ -12,7 +12,7 @@ import type { OperationDispatcher, OperationOutcome } from '../../operations/ind
 import type { Leases } from '../../replicas/index.ts';
 import { type LoadedDeployment, parseDeploymentFile } from '../deployment-file/load-deployment-file.ts';
 import type { DeploymentProgress, TargetState } from './deployment-progress.ts';
-import { checkTargetMove, deploymentStatus, isTargetActive } from './deployment-state.ts';
+import { checkTargetMove, deploymentStatus, isRollbackable, isTargetActive } from './deployment-state.ts';
 import type { DeploymentStore, Gate, StoredDeployment } from './deployment-store.ts';
 import { layOutSteps } from './step-layout.ts';
 import { StepFailure, TargetRun } from './target-run.ts';
@@ -117,9 +117,7 @@ export class DeploymentRunner {
       throw new RollbackRefused(
         'the deployment is still running: reject the pause it waits at (or wait for it to end), then roll back',
       );
-    const targets = deployment.progress.targets.filter(
-      (t) => (t.status === 'SUCCEEDED' || t.status === 'FAILED') && t.workloads !== undefined,
-    );
+    const targets = deployment.progress.targets.filter(isRollbackable);
     if (targets.length === 0)
       throw new RollbackRefused('no target of this deployment deployed anything to roll back');
     const now = this.#deps.now().toISOString();

@@ -77,3 +77,8 @@ export function deploymentStatus(targets: ReadonlyArray<{ status: TargetStatus }
     return 'ROLLED_BACK';
   return 'FAILED';
 }
+
+/** A target a rollback can take back: it ended and deployed something (its workloads are known). */
+export function isRollbackable(target: { status: TargetStatus; workloads?: unknown }): boolean {
+  return (target.status === 'SUCCEEDED' || target.status === 'FAILED') && target.workloads !== undefined;
+}

@@ -15,6 +15,7 @@ export {
 export {
   DEPLOYMENT_STATUSES,
   type DeploymentStatus,
+  isRollbackable,
   STEP_STATUSES,
   TARGET_STATUSES,
 } from './deployment-state.ts';
