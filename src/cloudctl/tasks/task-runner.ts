@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { CloudctlError } from '../errors.ts';
 import type { OperationDispatcher, OperationOutcome } from '../operations/index.ts';
-import type { Leases } from '../replicas/index.ts';
+import { LeaseSweeper, type Leases } from '../replicas/index.ts';
 import type { AgentRegistry } from '../sessions/index.ts';
 import type { CloudctlStore } from '../store/index.ts';
 import { CONVERTERS } from './converters/index.ts';
@@ -39,11 +39,18 @@ export class TaskRunner {
   /** Tasks carried on after a restart: their agents may not have reconnected yet. */
   readonly #resumed = new Set<string>();
   #stopping = false;
-  #sweeper: NodeJS.Timeout | undefined;
-  #sweeping: Promise<void> = Promise.resolve();
+  readonly #sweeper: LeaseSweeper;
 
   constructor(deps: TaskRunnerDeps) {
     this.#deps = deps;
+    this.#sweeper = new LeaseSweeper({
+      leases: deps.leases,
+      everyMs: deps.sweepMs,
+      running: () => [...this.#running.keys()],
+      takeOver: () => this.#takeOver(),
+      logger: deps.logger,
+      what: 'task',
+    });
   }
 
   /** Stores a new task (or finds the one holding its request id) and starts it. */
@@ -80,32 +87,15 @@ export class TaskRunner {
    */
   async resumeUnfinished(): Promise<number> {
     const resumed = await this.#takeOver();
-    this.#sweeper = setInterval(() => {
-      this.#sweeping = this.#sweep().catch((error: unknown) =>
-        this.#deps.logger.warn({ err: error }, 'task lease sweep failed'),
-      );
-    }, this.#deps.sweepMs);
-    this.#sweeper.unref();
+    this.#sweeper.start();
     return resumed;
   }
 
   /** Stops carrying tasks on; unfinished ones stay STARTED for the next process. */
   async close(): Promise<void> {
     this.#stopping = true;
-    clearInterval(this.#sweeper);
-    await this.#sweeping;
+    await this.#sweeper.stop();
     await Promise.allSettled(this.#running.values());
-  }
-
-  async #sweep(): Promise<void> {
-    const running = [...this.#running.keys()];
-    const kept = new Set(await this.#deps.leases.renew(running));
-    for (const id of running) {
-      // Only a stall longer than the lease gets here (another replica has it now); this one's next
-      // store of progress would race the other's, so the log says so loudly.
-      if (!kept.has(id)) this.#deps.logger.error({ taskId: id }, 'lost the lease of a running task');
-    }
-    await this.#takeOver();
   }
 
   async #takeOver(): Promise<number> {

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { CloudctlError } from '../../errors.ts';
 import type { OperationDispatcher, OperationOutcome } from '../../operations/index.ts';
-import type { Leases } from '../../replicas/index.ts';
+import { LeaseSweeper, type Leases } from '../../replicas/index.ts';
 import { type LoadedDeployment, parseDeploymentFile } from '../deployment-file/load-deployment-file.ts';
 import type { DeploymentProgress, TargetState } from './deployment-progress.ts';
 import { checkTargetMove, deploymentStatus, isRollbackable, isTargetActive } from './deployment-state.ts';
@@ -67,11 +67,18 @@ export class DeploymentRunner {
   readonly #running = new Map<string, Promise<void>>();
   readonly #wakers = new Map<string, Set<() => void>>();
   readonly #stop = new AbortController();
-  #sweeper: NodeJS.Timeout | undefined;
-  #sweeping: Promise<void> = Promise.resolve();
+  readonly #sweeper: LeaseSweeper;
 
   constructor(deps: DeploymentRunnerDeps) {
     this.#deps = deps;
+    this.#sweeper = new LeaseSweeper({
+      leases: deps.leases,
+      everyMs: deps.sweepMs,
+      running: () => [...this.#running.keys()],
+      takeOver: () => this.#takeOver(),
+      logger: deps.logger,
+      what: 'deployment',
+    });
   }
 
   async submit(submission: Submission): Promise<StoredDeployment> {
@@ -143,31 +150,15 @@ export class DeploymentRunner {
   /** Carries on unfinished deployments no live process holds, then keeps looking every `sweepMs`. */
   async resumeUnfinished(): Promise<number> {
     const resumed = await this.#takeOver();
-    this.#sweeper = setInterval(() => {
-      this.#sweeping = this.#sweep().catch((error: unknown) =>
-        this.#deps.logger.warn({ err: error }, 'deployment lease sweep failed'),
-      );
-    }, this.#deps.sweepMs);
-    this.#sweeper.unref();
+    this.#sweeper.start();
     return resumed;
   }
 
   /** Stops where every run is; unfinished deployments stay RUNNING for the next process. */
   async close(): Promise<void> {
     this.#stop.abort();
-    clearInterval(this.#sweeper);
-    await this.#sweeping;
+    await this.#sweeper.stop();
     await Promise.allSettled(this.#running.values());
-  }
-
-  async #sweep(): Promise<void> {
-    const running = [...this.#running.keys()];
-    const kept = new Set(await this.#deps.leases.renew(running));
-    for (const id of running) {
-      if (!kept.has(id))
-        this.#deps.logger.error({ deploymentId: id }, 'lost the lease of a running deployment');
-    }
-    await this.#takeOver();
   }
 
   async #takeOver(): Promise<number> {
@@ -327,7 +318,8 @@ export class DeploymentRunner {
     }
   }
 
-  async #operation(
+  /** Sends an operation whose id is kept in `ids[index]`, or awaits the one sent before a restart. */
+  #operation(
     save: () => Promise<void>,
     ids: string[],
     index: number,
@@ -336,34 +328,31 @@ export class DeploymentRunner {
     payload: unknown,
   ): Promise<unknown> {
     const { dispatcher } = this.#deps;
-    const existing = ids[index];
-    let outcome: OperationOutcome;
-    try {
-      if (existing !== undefined && (await this.#deps.operationStored(existing))) {
-        outcome = await dispatcher.await(existing);
-      } else {
-        const id = (this.#deps.newId ?? randomUUID)();
-        ids[index] = id;
-        await save();
-        await this.#agentBack(account);
-        outcome = await dispatcher.execute({ id, account, type, payload });
-      }
-    } catch (error) {
-      throw this.#failure(type, account, error);
-    }
-    if (outcome.outcome === 'failed')
-      throw new StepFailure(
-        `${type} on account ${account} failed: ${outcome.error ?? 'no reason given'}`,
-        false,
-      );
-    return outcome.result;
+    return this.#result(type, account, async () => {
+      const existing = ids[index];
+      if (existing !== undefined && (await this.#deps.operationStored(existing)))
+        return dispatcher.await(existing);
+      const id = (this.#deps.newId ?? randomUUID)();
+      ids[index] = id;
+      await save();
+      await this.#agentBack(account);
+      return dispatcher.execute({ id, account, type, payload });
+    });
   }
 
-  async #read(account: string, type: string, payload: unknown): Promise<unknown> {
+  /** A read through the agent: nothing to find again after a restart. */
+  #read(account: string, type: string, payload: unknown): Promise<unknown> {
+    return this.#result(type, account, async () => {
+      await this.#agentBack(account);
+      return this.#deps.dispatcher.execute({ account, type, payload });
+    });
+  }
+
+  /** The operation's result, or the step's failure naming the operation and the account. */
+  async #result(type: string, account: string, run: () => Promise<OperationOutcome>): Promise<unknown> {
     let outcome: OperationOutcome;
     try {
-      await this.#agentBack(account);
-      outcome = await this.#deps.dispatcher.execute({ account, type, payload });
+      outcome = await run();
     } catch (error) {
       throw this.#failure(type, account, error);
     }
