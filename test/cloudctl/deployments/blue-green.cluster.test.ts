@@ -17,6 +17,7 @@ import { freePort } from '../../cluster/free-port.ts';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
 import { type RunningProcess, startCloudctl, startProcess, waitReady } from '../../support/processes.ts';
 import { type ApiClient, apiClient } from '../http-client.ts';
+import { potatoManifests } from './potato-app.ts';
 import { type ReceivedCall, WebhookReceiver } from './webhook-receiver.ts';
 
 const NS = 'bg-e2e';
@@ -41,31 +42,7 @@ let jobToken: string;
 
 /** The blue/green application: a Deployment of `image`, its active Service and its preview Service. */
 function blueGreenManifests(image: string): string {
-  return `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: potato
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: potato}
-  template:
-    metadata:
-      labels: {app: potato}
-    spec:
-      containers:
-        - name: web
-          image: ${image}
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: potato
-spec:
-  selector: {app: potato}
-  ports:
-    - port: 80
----
+  return `${potatoManifests(image)}---
 apiVersion: v1
 kind: Service
 metadata:

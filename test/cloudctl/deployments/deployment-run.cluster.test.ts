@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
 import { type RunningProcess, startProcess, TestSystem } from '../../support/processes.ts';
 import { type ApiClient, apiClient } from '../http-client.ts';
+import { potatoManifests } from './potato-app.ts';
 import { WebhookReceiver } from './webhook-receiver.ts';
 
 const NS = 'deploy-e2e';
@@ -34,35 +35,6 @@ let releaseManager: ApiClient;
 let dev: ApiClient;
 let received = 0;
 
-/** The application's objects: a Deployment of `image` and its Service. */
-function applicationManifests(image: string): string {
-  return `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: potato
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: potato}
-  template:
-    metadata:
-      labels: {app: potato}
-    spec:
-      containers:
-        - name: web
-          image: ${image}
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: potato
-spec:
-  selector: {app: potato}
-  ports:
-    - port: 80
-`;
-}
-
 interface FileOptions {
   /** An afterDeployment approval by release-managers (default true). */
   approval?: boolean;
@@ -75,7 +47,7 @@ function deploymentFile(image: string, canaryVerdictPath: string, options: FileO
   const manifests =
     options.manifests === 'path'
       ? '  - path: manifests'
-      : `  - inline: |\n${applicationManifests(image).replace(/^(?=.)/gm, '      ')}`;
+      : `  - inline: |\n${potatoManifests(image).replace(/^(?=.)/gm, '      ')}`;
   return `
 application: potato
 targets:
@@ -421,10 +393,56 @@ describe('deployments with webhook gates, approvals and canaries', () => {
     expect(restored.get(third)?.replicas).toBe(0);
   });
 
+  it('fails a step whose callback or approval does not come in time, and refuses the late callback', async () => {
+    const gates = (gate: string) => `
+application: potato
+targets:
+  staging:
+    account: ${ACCOUNT}
+    namespace: ${NS}
+    strategy: plain
+    constraints:
+      beforeDeployment:
+${gate}
+strategies:
+  plain:
+    canary:
+      steps:
+        - setWeight: {weight: 100}
+webhooks:
+  - name: slow
+    method: POST
+    uriTemplate: ${receiver.url}/hooks/slow
+    networkMode: direct
+    timeout: {duration: 2, unit: seconds}
+    bodyTemplate:
+      inline: '{"callbackUri": "{{vendor.callbackUri}}"}'
+manifests:
+  - inline: |
+${potatoManifests('potato:timeouts').replace(/^(?=.)/gm, '      ')}`;
+    const webhookId = await submit(gates('        - runWebhook: {name: slow}'));
+    const call = await receiver.next(received++);
+    const timedOut = await until(webhookId, 'the timeout', (v) => v.status !== 'RUNNING', 30_000);
+    expect(timedOut.status).toBe('FAILED');
+    expect(step(timedOut, 'staging/beforeDeployment[0]')).toMatchObject({
+      status: 'FAILED',
+      message: 'webhook slow: no callback within 2 seconds',
+    });
+    expect(step(timedOut, 'staging/deploy').status).toBe('SKIPPED');
+    expect((await WebhookReceiver.callBack(call, TOKENS.ops, { success: true })).status).toBe(409);
+
+    const approvalId = await submit(
+      gates('        - pause: {untilApproved: true, approvalExpiration: {duration: 2, unit: seconds}}'),
+    );
+    const expired = await until(approvalId, 'the expiry', (v) => v.status !== 'RUNNING', 30_000);
+    expect(expired.targets[0]?.message).toBe('not approved before the approval expired');
+    expect((await releaseManager.post(`/deployments/${approvalId}/approve`, {})).status).toBe(409);
+  });
+
   it('cloudctl deploy -f follows a canary with a webhook gate to its verdict, exit 0 only on success', async () => {
     const project = join(dir, 'cli');
     await mkdir(join(project, 'manifests'), { recursive: true });
-    await writeFile(join(project, 'manifests', 'potato.yaml'), applicationManifests('potato:4'));
+    await writeFile(join(project, 'manifests', 'potato.yaml'), potatoManifests('potato:4'));
     const file = join(project, 'deploy.yaml');
     await writeFile(file, deploymentFile('potato:4', 'canary', { approval: false, manifests: 'path' }));
     const env = { CLOUDCTL_URL: system.url, CLOUDCTL_TOKEN: TOKENS.ops };
