@@ -96,6 +96,10 @@ describe("cloudctl's Helm chart", () => {
     expect(config.database).toEqual({ urlFile: '/etc/cloudctl/database/url' });
     expect(config.agents.map((a) => a.id)).toEqual(['prod-agent']);
     expect(config.grpc.port).toBe(9091);
+    // Webhook jobs call back through the Service, whichever replica is alive.
+    expect(config.http.externalUrl).toBe(
+      `http://${byKind('Service')[0]?.metadata.name}.cloudctl-ha.svc:8080`,
+    );
     const service = byKind('Service')[0];
     expect(service?.spec.ports.map((p: { name: string; port: number }) => [p.name, p.port])).toEqual([
       ['grpc', 9091],
@@ -112,6 +116,11 @@ describe("cloudctl's Helm chart", () => {
     expect(byKind('PodDisruptionBudget')).toEqual([]);
     const config = parseConfig(configOf(byKind('ConfigMap')), 'rendered config.yaml', '/etc/cloudctl');
     expect(config.database).toEqual({ dataDir: '/var/lib/cloudctl' });
+    const exposed = await render('cloudctl-single', ['--set', 'http.externalUrl=https://deploy.example.com']);
+    expect(
+      parseConfig(configOf(exposed.byKind('ConfigMap')), 'rendered config.yaml', '/etc/cloudctl').http
+        .externalUrl,
+    ).toBe('https://deploy.example.com');
     const persistent = await render('cloudctl-single', ['--set', 'persistence.enabled=true']);
     expect(persistent.byKind('PersistentVolumeClaim')).toHaveLength(1);
   });

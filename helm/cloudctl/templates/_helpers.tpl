@@ -44,7 +44,9 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- include "cloudctl.checkDatabase" . }}
 {{- $config := deepCopy .Values.config }}
 {{- $_ := set $config "grpc" (dict "host" "0.0.0.0" "port" (int .Values.grpc.port)) }}
-{{- $_ := set $config "http" (dict "host" "0.0.0.0" "port" (int .Values.http.port)) }}
+{{- /* Webhook jobs call back through the Service (any replica takes a callback), not a pod's name. */}}
+{{- $externalUrl := .Values.http.externalUrl | default (printf "http://%s.%s.svc:%d" (include "cloudctl.fullname" .) .Release.Namespace (int .Values.service.httpPort)) }}
+{{- $_ := set $config "http" (dict "host" "0.0.0.0" "port" (int .Values.http.port) "externalUrl" $externalUrl) }}
 {{- if .Values.database.urlSecret.name }}
 {{- $_ := set $config "database" (dict "urlFile" (printf "/etc/cloudctl/database/%s" .Values.database.urlSecret.key)) }}
 {{- else }}
