@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Principal } from '../auth/index.ts';
 import { defineRoute, HttpError, queryBoolean, type Route } from '../http/index.ts';
 import type { Role } from './object-mapping.ts';
+import type { ApplicationParts } from './read-model.ts';
 import {
   applicationSchema,
   applicationViewSchema,
@@ -39,11 +40,27 @@ const repeatedOptional = (description: string) =>
 /** What every view of an application but its raw resources is made of. */
 const SERVING_ROLES: readonly Role[] = ['serverGroup', 'serverGroupManager', 'loadBalancer'];
 
+/**
+ * What a read of ServerGroup records needs around them: instances (and their counts), load
+ * balancers (and `disabled`), security groups. Clusters show such records; so do targets.
+ */
+export const SERVER_GROUP_PARTS: ApplicationParts = {
+  instances: true,
+  loadBalancers: true,
+  securityGroups: true,
+};
+
 export interface ReadableApplicationOptions {
   /** Server groups, their managers and load balancers unless told. */
   roles?: readonly Role[] | 'every role';
   /** An account the route names: 404 when unknown, 403 when the user may not read it. */
   account?: string;
+  /**
+   * What around the server groups the answer shows: `instances` (pods), `loadBalancers` and
+   * `securityGroups` (NetworkPolicies) of their namespaces. None unless told; a route asks for
+   * what its records show (SERVER_GROUP_PARTS for ServerGroup records).
+   */
+  parts?: ApplicationParts;
 }
 
 /**
@@ -58,7 +75,7 @@ export async function readableApplication(
   application: string,
   options: ReadableApplicationOptions = {},
 ): Promise<ApplicationView> {
-  const { roles = SERVING_ROLES, account } = options;
+  const { roles = SERVING_ROLES, account, parts = {} } = options;
   const accounts = (await deps.guard.visible(user)).map((a) => a.name);
   // Not among the readable ones: the guard says why (unknown or forbidden), as routes always did.
   if (account !== undefined && !accounts.includes(account)) await deps.guard.require(user, account, 'READ');
@@ -66,6 +83,11 @@ export async function readableApplication(
     application,
     accounts,
     roles === 'every role' ? undefined : roles,
+    {
+      instances: parts.instances ?? false,
+      loadBalancers: parts.loadBalancers ?? false,
+      securityGroups: parts.securityGroups ?? false,
+    },
   );
   if (
     !found.objects.some((o) => o.application === application) &&
@@ -140,7 +162,11 @@ export function applicationRoutes(deps: ReadRouteDeps): Route[] {
       access: 'user',
       schema: { params: applicationPath, response: { 200: applicationViewSchema } },
       handler: async ({ params, user }) => {
-        const view = await readableApplication(deps, user, params.application);
+        // Names of clusters, their server groups and load balancers: no instances, no NetworkPolicies.
+        const view = await readableApplication(deps, user, params.application, {
+          roles: ['serverGroup', 'serverGroupManager'],
+          parts: { loadBalancers: true },
+        });
         const clusters: Record<
           string,
           Array<z.infer<typeof applicationViewSchema>['clusters'][string][number]>
@@ -173,7 +199,10 @@ export function applicationRoutes(deps: ReadRouteDeps): Route[] {
         response: { 200: z.array(serverGroupSchema) },
       },
       handler: async ({ params, query, user }) => {
-        const view = await readableApplication(deps, user, params.application);
+        const view = await readableApplication(deps, user, params.application, {
+          roles: ['serverGroup'],
+          parts: SERVER_GROUP_PARTS,
+        });
         if (query.cloudProvider !== undefined && query.cloudProvider !== CLOUD_PROVIDER) return [];
         const wanted = query.clusters === undefined ? undefined : new Set(query.clusters);
         const context = { ...view, expand: query.expand };
@@ -201,7 +230,11 @@ export function applicationRoutes(deps: ReadRouteDeps): Route[] {
         response: { 200: serverGroupSchema },
       },
       handler: async ({ params, query, user }) => {
-        const view = await readableApplication(deps, user, params.application, { account: params.account });
+        const view = await readableApplication(deps, user, params.application, {
+          account: params.account,
+          roles: ['serverGroup'],
+          parts: SERVER_GROUP_PARTS,
+        });
         const found = view.objects.find(
           (o) =>
             o.role === 'serverGroup' &&
@@ -226,7 +259,10 @@ export function applicationRoutes(deps: ReadRouteDeps): Route[] {
       access: 'user',
       schema: { params: applicationPath, response: { 200: z.array(serverGroupManagerSchema) } },
       handler: async ({ params, user }) => {
-        const view = await readableApplication(deps, user, params.application);
+        // Managers with the names of the server groups they own: nothing around those.
+        const view = await readableApplication(deps, user, params.application, {
+          roles: ['serverGroup', 'serverGroupManager'],
+        });
         return view.objects
           .filter((o) => o.role === 'serverGroupManager')
           .sort(byName)
@@ -241,7 +277,11 @@ export function applicationRoutes(deps: ReadRouteDeps): Route[] {
       access: 'user',
       schema: { params: applicationPath, response: { 200: z.array(loadBalancerSchema) } },
       handler: async ({ params, user }) => {
-        const view = await readableApplication(deps, user, params.application);
+        // LoadBalancerServerGroup shows instances and isDisabled, not security groups.
+        const view = await readableApplication(deps, user, params.application, {
+          roles: ['serverGroup', 'loadBalancer'],
+          parts: { instances: true, loadBalancers: true },
+        });
         const serverGroups = view.objects.filter((o) => o.role === 'serverGroup');
         const context = { ...view, expand: true };
         return view.objects

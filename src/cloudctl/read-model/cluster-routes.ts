@@ -3,7 +3,7 @@
 // server groups and their managers share through `moniker.spinnaker.io/cluster` (docs/read-model.md).
 import { z } from 'zod';
 import { defineRoute, HttpError, queryBoolean, type Route } from '../http/index.ts';
-import { readableApplication } from './application-routes.ts';
+import { readableApplication, SERVER_GROUP_PARTS } from './application-routes.ts';
 import { CLOUD_PROVIDER, clusterSchema, clusterViewSchema, serverGroupSchema } from './records.ts';
 import type { ReadRouteDeps } from './route-deps.ts';
 import { type ApplicationView, appendTo, clusterKeys, clusterOf, clusterViewOf } from './views.ts';
@@ -49,7 +49,9 @@ export function clusterRoutes(deps: ReadRouteDeps): Route[] {
         response: { 200: z.record(z.string(), z.array(z.string())) },
       },
       handler: async ({ params, user }) => {
-        const view = await readableApplication(deps, user, params.application);
+        const view = await readableApplication(deps, user, params.application, {
+          roles: ['serverGroup', 'serverGroupManager'],
+        });
         const names: Record<string, string[]> = {};
         for (const { account, name } of clusterKeys(view.objects, view.application))
           appendTo(names, account, name);
@@ -64,7 +66,11 @@ export function clusterRoutes(deps: ReadRouteDeps): Route[] {
       access: 'user',
       schema: { params: accountPath, response: { 200: z.array(clusterViewSchema) } },
       handler: async ({ params, user }) => {
-        const view = await readableApplication(deps, user, params.application, { account: params.account });
+        // Server group and load balancer names (the moniker from the cluster's first object, of any role).
+        const view = await readableApplication(deps, user, params.application, {
+          account: params.account,
+          parts: { loadBalancers: true },
+        });
         return clusterKeys(view.objects, view.application)
           .filter((k) => k.account === params.account)
           .map((k) => clusterViewOf(view, k.account, k.name));
@@ -84,7 +90,10 @@ export function clusterRoutes(deps: ReadRouteDeps): Route[] {
         response: { 200: z.array(clusterSchema) },
       },
       handler: async ({ params, query, user }) => {
-        const view = await readableApplication(deps, user, params.application, { account: params.account });
+        const view = await readableApplication(deps, user, params.application, {
+          account: params.account,
+          parts: SERVER_GROUP_PARTS,
+        });
         requireCluster(view, params.account, params.name);
         return [clusterOf(view, params.account, params.name, query.expand)];
       },
@@ -105,7 +114,7 @@ export function clusterRoutes(deps: ReadRouteDeps): Route[] {
       handler: async ({ params, query, user }) => {
         await deps.guard.require(user, params.account, 'READ');
         requireProvider(params.type);
-        const view = await readableApplication(deps, user, params.application);
+        const view = await readableApplication(deps, user, params.application, { parts: SERVER_GROUP_PARTS });
         requireCluster(view, params.account, params.name);
         return clusterOf(view, params.account, params.name, query.expand);
       },
@@ -127,7 +136,7 @@ export function clusterRoutes(deps: ReadRouteDeps): Route[] {
       handler: async ({ params, query, user }) => {
         await deps.guard.require(user, params.account, 'READ');
         requireProvider(params.type);
-        const view = await readableApplication(deps, user, params.application);
+        const view = await readableApplication(deps, user, params.application, { parts: SERVER_GROUP_PARTS });
         requireCluster(view, params.account, params.clusterName);
         return clusterOf(view, params.account, params.clusterName, query.expand).serverGroups.filter(
           (sg) => query.region === undefined || sg.region === query.region,
@@ -148,7 +157,7 @@ export function clusterRoutes(deps: ReadRouteDeps): Route[] {
       handler: async ({ params, query, user }) => {
         await deps.guard.require(user, params.account, 'READ');
         requireProvider(params.type);
-        const view = await readableApplication(deps, user, params.application);
+        const view = await readableApplication(deps, user, params.application, { parts: SERVER_GROUP_PARTS });
         requireCluster(view, params.account, params.clusterName);
         const found = clusterOf(view, params.account, params.clusterName, true).serverGroups.find(
           (sg) =>

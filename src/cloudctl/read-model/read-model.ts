@@ -36,6 +36,16 @@ export interface ApplicationObjects {
   securityGroups: IndexedObject[];
 }
 
+/** Which parts around an application's server groups a read needs; each is fetched unless false. */
+export interface ApplicationParts {
+  /** The pods its server groups own (a server group's instances and their counts). */
+  instances?: boolean;
+  /** Load balancers of the server groups' namespaces (a server group's load balancers, `disabled`). */
+  loadBalancers?: boolean;
+  /** NetworkPolicies of the server groups' namespaces (a server group's `securityGroups`). */
+  securityGroups?: boolean;
+}
+
 export interface ApplicationCluster {
   application: string;
   account: string;
@@ -119,30 +129,44 @@ export class ReadModel {
   }
 
   /**
-   * The application's objects of the roles (every role when not given) with what surrounds its
-   * server groups. Most of an application's objects are usually raw (ConfigMaps, Secrets): reads
-   * that show server groups and load balancers leave them in the database.
+   * The application's objects of the roles (every role when not given) with the parts around its
+   * server groups that the caller asks for (each by default). Most of an application's objects are
+   * usually raw (ConfigMaps, Secrets): reads that show server groups and load balancers leave them
+   * in the database, and a read that shows no instances, say, does not fetch the pods.
    */
   async application(
     application: string,
     accounts: readonly string[],
     roles?: readonly Role[],
+    parts: ApplicationParts = {},
   ): Promise<ApplicationObjects> {
     const found: ApplicationObjects = { objects: [], instances: [], loadBalancers: [], securityGroups: [] };
     if (accounts.length === 0) return found;
+    const { instances = true, loadBalancers = true, securityGroups = true } = parts;
     const ofRoles = roles === undefined ? sql`` : sql`and role in (${sql.join(roles)})`;
+    // Server groups the application's managers own are its own even without its mark; a read that
+    // shows no server groups needs neither them nor what surrounds them.
+    const withServerGroups = roles === undefined || roles.includes('serverGroup');
+    const nearRoles = [
+      ...(withServerGroups && loadBalancers ? ['loadBalancer'] : []),
+      ...(withServerGroups && securityGroups ? ['securityGroup'] : []),
+    ];
+    const ofApplication = sql`application = ${application} and account in (${sql.join(accounts)})`;
     // One statement, one round trip: the rows a view of the application is made of, each marked
     // with why it is there. Owners join on the index's columns, as #owned does; selectors (load
-    // balancers, NetworkPolicies) are matched by the views, over those of the server groups' namespaces.
+    // balancers, NetworkPolicies) are matched by the views, over those of the server groups'
+    // namespaces. A managed server group that carries the application is already among its own.
     const { rows } = await sql<Selectable<ReadObjectsTable> & { part: string }>`
       with own as (
-        select * from read_objects
-        where application = ${application} and account in (${sql.join(accounts)}) ${ofRoles}
+        select * from read_objects where ${ofApplication} ${ofRoles}
       ), managed as (
-        select g.* from read_objects g join own m
+        select g.* from read_objects g join read_objects m
           on g.account = m.account and g.namespace = m.namespace
           and g.owner_kind = m.spinnaker_kind and g.owner_name = m.name
-        where m.role = 'serverGroupManager' and g.role = 'serverGroup'
+        where ${withServerGroups ? sql`true` : sql`false`}
+          and m.application = ${application} and m.account in (${sql.join(accounts)})
+          and m.role = 'serverGroupManager' and g.role = 'serverGroup'
+          and g.application is distinct from ${application}
       ), server_groups as (
         select account, namespace, spinnaker_kind, name from own where role = 'serverGroup'
         union
@@ -151,29 +175,35 @@ export class ReadModel {
       select 'own' as part, * from own
       union all
       select 'managed', * from managed
-      union all
+      ${
+        instances && withServerGroups
+          ? sql`union all
       select 'instance', p.* from read_objects p join server_groups g
         on p.account = g.account and p.namespace = g.namespace
         and p.owner_kind = g.spinnaker_kind and p.owner_name = g.name
-      where p.role = 'instance'
-      union all
+      where p.role = 'instance'`
+          : sql``
+      }
+      ${
+        nearRoles.length > 0
+          ? sql`union all
       select 'near', * from read_objects
-      where role in ('loadBalancer', 'securityGroup')
-        and (account, namespace) in (select account, namespace from server_groups)`.execute(this.#db);
-    const seen = new Set<string>();
-    const loadBalancers = new Map<string, IndexedObject>();
+      where role in (${sql.join(nearRoles)})
+        and (account, namespace) in (select account, namespace from server_groups)`
+          : sql``
+      }`.execute(this.#db);
+    const nearBalancers = new Map<string, IndexedObject>();
     for (const row of rows) {
       const o = toIndexed(row);
       if (row.part === 'instance') found.instances.push(o);
       else if (row.part === 'near' && o.role === 'securityGroup') found.securityGroups.push(o);
-      else if (row.part === 'near') loadBalancers.set(keyOf(o), o);
-      else if (!seen.has(keyOf(o))) {
-        seen.add(keyOf(o));
+      else if (row.part === 'near') nearBalancers.set(keyOf(o), o);
+      else {
         found.objects.push(o);
-        if (o.role === 'loadBalancer') loadBalancers.set(keyOf(o), o);
+        if (o.role === 'loadBalancer') nearBalancers.set(keyOf(o), o);
       }
     }
-    found.loadBalancers = [...loadBalancers.values()];
+    found.loadBalancers = [...nearBalancers.values()];
     return found;
   }
 

@@ -3,7 +3,7 @@
 // cluster, or a summary of it (`image`: its pod template's images).
 import { z } from 'zod';
 import { defineRoute, HttpError, queryBoolean, type Route } from '../http/index.ts';
-import { readableApplication } from './application-routes.ts';
+import { readableApplication, SERVER_GROUP_PARTS } from './application-routes.ts';
 import { CLOUD_PROVIDER, type ServerGroup, serverGroupSchema } from './records.ts';
 import type { ReadRouteDeps } from './route-deps.ts';
 import { pickTarget, TARGETS } from './server-group-target.ts';
@@ -45,7 +45,7 @@ export function targetRoutes(deps: ReadRouteDeps): Route[] {
     if (params.cloudProvider !== CLOUD_PROVIDER) {
       throw new HttpError('NOT_FOUND', `no cloud provider ${params.cloudProvider}; only ${CLOUD_PROVIDER}`);
     }
-    const view = await readableApplication(deps, user, params.application);
+    const view = await readableApplication(deps, user, params.application, { parts: SERVER_GROUP_PARTS });
     if (
       !clusterKeys(view.objects, view.application).some(
         (k) => k.account === params.account && k.name === params.clusterName,

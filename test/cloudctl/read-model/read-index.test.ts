@@ -102,6 +102,43 @@ describe('the read index', () => {
     expect(sg.instances.map((i) => i.name)).toEqual(['pod web-1-a', 'pod web-1-b', 'pod web-1-c']);
   });
 
+  it('fetches only the parts around the server groups a read asks for, and managed ones without the mark', async () => {
+    // A ReplicaSet without the application's mark, owned by the application's Deployment.
+    const unmarked = JSON.parse(replicaSet(2).body) as { metadata: { annotations?: object } };
+    delete unmarked.metadata.annotations;
+    await store.cache.apply(
+      [
+        deployment,
+        { ...replicaSet(2), body: JSON.stringify(unmarked) },
+        pod('web-1-a', 'Running', true),
+        service,
+        upsert('networking.k8s.io', 'NetworkPolicy', 'all', { spec: { podSelector: {} } }),
+      ],
+      NOW,
+    );
+    const names = (objects: ReadonlyArray<{ name: string }>) => objects.map((o) => o.name);
+    const all = await store.readModel.application('shop', [ACCOUNT], ['serverGroup']);
+    expect(all.objects.map((o) => [o.name, o.application])).toEqual([['web-1', null]]);
+    expect([names(all.instances), names(all.loadBalancers), names(all.securityGroups)]).toEqual([
+      ['web-1-a'],
+      ['web'],
+      ['all'],
+    ]);
+    const bare = await store.readModel.application('shop', [ACCOUNT], ['serverGroup', 'serverGroupManager'], {
+      instances: false,
+      loadBalancers: false,
+      securityGroups: false,
+    });
+    expect(names(bare.objects).sort()).toEqual(['web', 'web-1']);
+    expect([bare.instances, bare.loadBalancers, bare.securityGroups]).toEqual([[], [], []]);
+    const balancers = await store.readModel.application('shop', [ACCOUNT], undefined, {
+      instances: false,
+      securityGroups: false,
+    });
+    expect(names(balancers.loadBalancers)).toEqual(['web']);
+    expect([balancers.instances, balancers.securityGroups]).toEqual([[], []]);
+  });
+
   it('gives a server group the NetworkPolicies whose podSelector selects its pods', async () => {
     const policy = (name: string, podSelector: object) =>
       upsert('networking.k8s.io', 'NetworkPolicy', name, { spec: { podSelector } });
