@@ -1,7 +1,8 @@
 // bench/read-api: the read model at scale. N objects over A applications (Deployments with their
 // ReplicaSets and Running pods, Services, NetworkPolicies and annotated ConfigMaps) go from a real
 // cluster through a real agent into cloudctl on PostgreSQL; then the heaviest reads are timed over
-// HTTP, each beside the same rows fetched by one bare SQL query on the same database (the floor).
+// HTTP from a client in its own process, each beside the same rows fetched by one bare SQL query
+// on the same database (the floor), and the read-model call the route makes, in process.
 // Ingest is timed with the read model's index and without it (cloudctl storing bodies only), so
 // the index's cost is a ratio from the same run. Usage:
 //   node bench/read-api.ts [--objects 50000] [--apps 200] [--requests 300] [--reps 3]
@@ -27,6 +28,7 @@ import {
   startBenchControlPlane,
   waitFor,
 } from './lib/bench-system.ts';
+import { startHttpTimer } from './lib/http-timer.ts';
 import { create, pool } from './lib/populate.ts';
 import { findProcess, processTreeCpuSeconds } from './lib/process-stats.ts';
 import { rawList } from './lib/raw-list.ts';
@@ -221,8 +223,11 @@ interface Read {
   model?(model: ReadModel, i: number): Promise<unknown>;
 }
 
-/** The roles an application's server-group routes ask the read model for (application-routes.ts). */
-const SERVING_ROLES = ['serverGroup', 'serverGroupManager', 'loadBalancer'] as const;
+/**
+ * What an application's server-group routes ask the read model for (application-routes.ts): its
+ * server groups, with every part around them (instances, load balancers, security groups).
+ */
+const SERVER_GROUP_ROLES = ['serverGroup'] as const;
 
 const COLUMNS =
   'account, api_group, kind, namespace, name, api_version, uid, spinnaker_kind, role, application, cluster, stack, detail, sequence, owner_kind, owner_name, labels, selector, created_time, summary';
@@ -234,7 +239,11 @@ function reads(serverGroups: ReadonlyMap<string, { namespace: string; name: stri
     if (sg === undefined) throw new Error(`no server group of ${app(i)} in the index`);
     return sg;
   };
-  /** The server groups of the application, the pods they own and the load balancers beside them. */
+  /**
+   * The server groups of the application, the pods they own, and the load balancers and
+   * NetworkPolicies of their namespaces: what ServerGroup records show (`instances`,
+   * `instanceCounts`, `loadBalancers`, `disabled`, `securityGroups`).
+   */
   const surroundings = (where: string) => `
     with sg as (select ${COLUMNS} from read_objects where ${where})
     select * from sg
@@ -245,7 +254,7 @@ function reads(serverGroups: ReadonlyMap<string, { namespace: string; name: stri
       on p.account = sg.account and p.namespace = sg.namespace and p.owner_kind = sg.spinnaker_kind and p.owner_name = sg.name
       where p.role = 'instance'
     union all
-    select ${COLUMNS} from read_objects where role = 'loadBalancer' and account = $1 and namespace in (select namespace from sg)`;
+    select ${COLUMNS} from read_objects where role in ('loadBalancer', 'securityGroup') and account = $1 and namespace in (select namespace from sg)`;
   return [
     {
       label: 'GET /applications?expand=true',
@@ -263,7 +272,7 @@ function reads(serverGroups: ReadonlyMap<string, { namespace: string; name: stri
         text: surroundings(`account = $1 and application = $2 and role = 'serverGroup'`),
         values: [ACCOUNT, app(i)],
       }),
-      model: (model, i) => model.application(app(i), [ACCOUNT], SERVING_ROLES),
+      model: (model, i) => model.application(app(i), [ACCOUNT], SERVER_GROUP_ROLES),
     },
     {
       label: 'GET /applications/{app}/serverGroups/{account}/{ns}/{name}',
@@ -280,7 +289,7 @@ function reads(serverGroups: ReadonlyMap<string, { namespace: string; name: stri
           values: [ACCOUNT, sg.namespace, sg.name],
         };
       },
-      model: (model, i) => model.application(app(i), [ACCOUNT], SERVING_ROLES),
+      model: (model, i) => model.application(app(i), [ACCOUNT], SERVER_GROUP_ROLES),
     },
     {
       label: 'GET /search?q=app-0N&type=serverGroups&type=instances',
@@ -300,8 +309,11 @@ interface Timing {
   p99: number;
 }
 
+const WARM_UP = 20;
+const timing = (ms: readonly number[]): Timing => ({ p50: percentile(ms, 50), p99: percentile(ms, 99) });
+
 async function time(samples: number, run: (i: number) => Promise<void>): Promise<Timing> {
-  const warmUp = Math.min(20, samples);
+  const warmUp = Math.min(WARM_UP, samples);
   for (let i = 0; i < warmUp; i++) await run(i);
   const ms: number[] = [];
   for (let i = 0; i < samples; i++) {
@@ -309,7 +321,7 @@ async function time(samples: number, run: (i: number) => Promise<void>): Promise
     await run(i);
     ms.push(performance.now() - started);
   }
-  return { p50: percentile(ms, 50), p99: percentile(ms, 99) };
+  return timing(ms);
 }
 
 async function timeReads(run: Ingest, userToken: string) {
@@ -324,15 +336,21 @@ async function timeReads(run: Ingest, userToken: string) {
   // The floor runs on its own connection to the same database (PGlite allows one process only).
   const sqlPool =
     run.postgres === undefined ? undefined : new pg.Pool({ connectionString: run.postgres.url, max: 1 });
+  // The HTTP client runs in its own process: the figure is cloudctl's answer, not also this
+  // process's client work on the same cores.
+  const timer = startHttpTimer();
+  const paths = (read: Read, n: number) => Array.from({ length: n }, (_, i) => read.path(i));
   const rows: string[][] = [];
   try {
     for (const read of reads(serverGroups)) {
-      const http = await time(requests, async (i) => {
-        const response = await fetch(`${base}${read.path(i)}`, { headers });
-        const body = await response.text();
-        if (response.status !== 200)
-          throw new Error(`GET ${read.path(i)}: HTTP ${response.status}: ${body.slice(0, 300)}`);
-      });
+      const http = timing(
+        await timer.time({
+          base,
+          headers,
+          warmUp: paths(read, Math.min(WARM_UP, requests)),
+          samples: paths(read, requests),
+        }),
+      );
       const floor =
         sqlPool === undefined
           ? undefined
@@ -357,6 +375,7 @@ async function timeReads(run: Ingest, userToken: string) {
       ]);
     }
   } finally {
+    await timer.close();
     await sqlPool?.end();
   }
   return rows;

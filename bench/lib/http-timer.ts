@@ -1,0 +1,74 @@
+// An HTTP client in its own process that times sequential GETs: a server's latency measured from
+// outside, so the client's own work (fetch, parsing, the timing loop) does not share the server's
+// process and event loop, and on a small machine is not counted as the server's.
+//   const timer = startHttpTimer();
+//   const ms = await timer.time({ base, headers, warmUp: [...paths], samples: [...paths] });
+//   await timer.close();
+// Run as a script, the file is that process: it answers each request message with the samples'
+// latencies in milliseconds, or the first failure (any status but 200).
+import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+
+export interface TimedRequests {
+  /** Origin of the server, e.g. `http://127.0.0.1:8080`. */
+  base: string;
+  headers: Record<string, string>;
+  /** Paths requested first, not timed. */
+  warmUp: readonly string[];
+  /** Paths requested one after another, each timed from sending to the body's last byte. */
+  samples: readonly string[];
+}
+
+type Answer = { ms: number[] } | { error: string };
+
+export interface HttpTimer {
+  /** The samples' latencies in milliseconds, in order. */
+  time(requests: TimedRequests): Promise<number[]>;
+  close(): Promise<void>;
+}
+
+export function startHttpTimer(): HttpTimer {
+  const child: ChildProcess = fork(new URL(import.meta.url).pathname, [], { stdio: 'inherit' });
+  return {
+    async time(requests) {
+      const answered = once(child, 'message') as Promise<[Answer]>;
+      child.send(requests);
+      const [answer] = await answered;
+      if ('error' in answer) throw new Error(answer.error);
+      return answer.ms;
+    },
+    async close() {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.disconnect();
+      await exited;
+    },
+  };
+}
+
+async function get(base: string, path: string, headers: Record<string, string>): Promise<void> {
+  const response = await fetch(`${base}${path}`, { headers });
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`GET ${path}: HTTP ${response.status}: ${body.slice(0, 300)}`);
+}
+
+async function serve(requests: TimedRequests): Promise<Answer> {
+  try {
+    for (const path of requests.warmUp) await get(requests.base, path, requests.headers);
+    const ms: number[] = [];
+    for (const path of requests.samples) {
+      const started = performance.now();
+      await get(requests.base, path, requests.headers);
+      ms.push(performance.now() - started);
+    }
+    return { ms };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+if (import.meta.main) {
+  process.on('message', (requests: TimedRequests) => {
+    void serve(requests).then((answer) => process.send?.(answer));
+  });
+}
