@@ -2,16 +2,12 @@
 // streams: the same scenario as on PGlite, with `cloudctl serve` on a real PostgreSQL server. Here the
 // test reads cloudctl's table while cloudctl runs, so the convergence time it reports is the time
 // until the stored resourceVersions equal the cluster's exactly.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/cloudctl/store/index.ts';
-import { type ApiClient, sharedCluster, sharedClusterClient } from '../cluster/index.ts';
 import { ConfigMapChurn } from '../support/config-map-churn.ts';
 import { awaitConvergence, clusterSource, databaseSource } from '../support/convergence.ts';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.ts';
-import { TestSystem } from '../support/processes.ts';
+import { useCrashSystem } from './crash-system.ts';
 
 const NS = 'crash-cloudctl-pg';
 const ACCOUNT = 'crash-cloudctl-pg';
@@ -21,49 +17,28 @@ const BURST = 300;
 /** The target of issue 17; the assertion allows three times as much on a loaded machine. */
 const TARGET_MS = 10_000;
 
-let dir: string;
 let postgres: PostgresServer;
 let db: Database;
-let cluster: ApiClient;
-let system: TestSystem;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'crash-cloudctl-pg-'));
   postgres = await startPostgres();
-  cluster = sharedClusterClient();
-  system = await TestSystem.startCloudctl({
-    dir,
-    databaseUrl: postgres.url,
-    agent: { id: 'crash-cloudctl-pg', token: TOKENS.agent },
-    users: [{ name: 'olga', token: TOKENS.ops, roles: ['ops'] }],
-    account: {
-      name: ACCOUNT,
-      kubeconfig: sharedCluster().kubeconfigPath,
-      namespaces: [NS],
-      kinds: ['configMap'],
-      read: ['ops'],
-      write: ['ops'],
-    },
-  });
-  // Opened after cloudctl has migrated the schema; PostgreSQL serves both processes at once.
-  db = await openDatabase({ kind: 'postgres', url: postgres.url });
-  await cluster.request('POST', '/api/v1/namespaces', {
-    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
-  });
-  await system.startAgent();
-}, 120_000);
-
+});
 afterAll(async () => {
-  await system?.stop();
   await db?.destroy();
   await postgres?.stop();
-  await cluster?.request('DELETE', `/api/v1/namespaces/${NS}`);
-  await cluster?.close();
-  await rm(dir, { recursive: true, force: true });
+});
+
+const crash = useCrashSystem(NS, TOKENS, {
+  databaseUrl: () => postgres.url,
+  // Opened after cloudctl has migrated the schema; PostgreSQL serves both processes at once.
+  beforeAgent: async () => {
+    db = await openDatabase({ kind: 'postgres', url: postgres.url });
+  },
 });
 
 describe('cloudctl on PostgreSQL SIGKILLed in the middle of a batch', () => {
   it('loses nothing: served again, its table holds exactly what the cluster holds', async () => {
+    const { system, cluster } = crash;
     const churn = new ConfigMapChurn(cluster, NS, APPLICATION);
     let killed: Promise<void> | undefined;
     await churn.burst('burst', BURST, {
