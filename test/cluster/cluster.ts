@@ -23,6 +23,8 @@ export interface StartClusterOptions {
   readonly nodes?: number;
   /** The API server's watch cache (default true, as in real clusters); see `ApiServerSpec.watchCache`. */
   readonly watchCache?: boolean;
+  /** The API server's `--feature-gates` (default: none, the release's defaults). */
+  readonly featureGates?: string;
   /** Progress and the start time go here (default: stderr, prefixed `[cluster]`). */
   readonly log?: (line: string) => void;
   /** The binaries to run (default: the build cache; fails with the build command if it is empty). */
@@ -119,6 +121,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
         etcdUrl: etcd.url,
         credentials,
         watchCache: options.watchCache ?? true,
+        ...(options.featureGates === undefined ? {} : { featureGates: options.featureGates }),
       };
       return { spec, api: await startApiServer(spec, timeoutMs) };
     });

@@ -22,6 +22,8 @@ export interface ApiServerSpec {
    * 410 Gone at once; on, the cache keeps serving recent history from memory.
    */
   readonly watchCache: boolean;
+  /** `--feature-gates`, e.g. `WatchList=false` for an API server without streaming lists. */
+  readonly featureGates?: string;
 }
 
 export const SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
@@ -51,6 +53,7 @@ export function apiServerArgs(spec: ApiServerSpec): string[] {
     // On SIGTERM, end open watches (clients see the stream close, as in a rolling restart) instead
     // of waiting for them: otherwise shutdown with watchers connected takes the full 60 s timeout.
     '--shutdown-watch-termination-grace-period=2s',
+    ...(spec.featureGates === undefined ? [] : [`--feature-gates=${spec.featureGates}`]),
   ];
 }
 

@@ -2,7 +2,7 @@
 // list's object count), the first failure of a scope or of the uplink at WARN as one line with its
 // cause, later failures before recovery and routine watch restarts at DEBUG, so a long outage of the API
 // server or the control plane does not bury the log.
-import type { ListReason, RestartReason, WatchObserver, WatchScope } from '../watch/index.ts';
+import type { ListMethod, ListReason, RestartReason, WatchObserver, WatchScope } from '../watch/index.ts';
 import type { AgentMetrics } from './agent-metrics.ts';
 import { causeOf } from './log-cause.ts';
 import type { Log } from './logger.ts';
@@ -16,13 +16,16 @@ const fieldsOf = (scope: WatchScope) => ({
 export function watchObserver(metrics: AgentMetrics, logger: Log): WatchObserver {
   const log = logger.child({ component: 'watch' });
   return {
-    listed(scope: WatchScope, reason: ListReason, objects: number, seconds: number) {
+    listed(scope: WatchScope, reason: ListReason, objects: number, seconds: number, method: ListMethod) {
       metrics.watchLists.inc({ account: scope.account, reason });
       metrics.listDuration.observe(seconds);
       log.info(
-        { ...fieldsOf(scope), reason, objects, durationMs: Math.round(seconds * 1000) },
+        { ...fieldsOf(scope), reason, method, objects, durationMs: Math.round(seconds * 1000) },
         reason === 'start' ? 'watch listed' : 'watch relisted',
       );
+    },
+    streamingListRefused(scope: WatchScope, cause: string) {
+      log.info({ ...fieldsOf(scope), cause }, 'streaming list refused by the API server; listing by pages');
     },
     resumed(scope: WatchScope, resourceVersion: string) {
       metrics.watchResumes.inc({ account: scope.account });

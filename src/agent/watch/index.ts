@@ -6,7 +6,7 @@ export { ConnectionBoundWatches } from './connection-bound-watches.ts';
 export { isPlatformManaged } from './platform-managed.ts';
 export { TaskBudget } from './task-budget.ts';
 export { BATCH_SIZE, BUFFER_CAPACITY, type WatchFilter, WatchManager } from './watch-manager.ts';
-export type { ListReason, RestartReason, WatchObserver } from './watch-observer.ts';
+export type { ListMethod, ListReason, RestartReason, WatchObserver } from './watch-observer.ts';
 export type { LastEvent, WatchState, WatchStatus } from './watch-registry.ts';
 export { WatchRegistry } from './watch-registry.ts';
 export type { WatchTarget } from './watch-targets.ts';

@@ -1,7 +1,12 @@
 // Keeps one watch scope (a kind in a namespace of an account) streamed to the control plane, written
 // as client-go's reflector is: an explicit loop of list → watch, where
-//   - a list is paginated (500 per page) and sent as a snapshot (begin, objects, end), so the control
-//     plane can delete what the snapshot lacks; it takes a task-budget slot while it runs;
+//   - a list is a streaming list where the API server serves one (a watch with
+//     `sendInitialEvents=true`: the current objects as ADDED events, ended by a bookmark annotated
+//     `k8s.io/initial-events-end`, after which the same watch goes on), else paginated (500 per page);
+//     either way it is sent as a snapshot (begin, objects, end), so the control plane can delete what
+//     the snapshot lacks, and it takes a task-budget slot until its last object;
+//   - a scope whose API server refuses streaming lists (WatchList off, an aggregated API without it)
+//     or ends one before its end bookmark lists by pages from then on, as client-go falls back;
 //   - a watch starts from the list's (or a resumed) resourceVersion, with bookmarks and a randomized
 //     5–10 minute timeout so thousands of watches do not expire together;
 //   - a watch that ends normally is restarted from the last resourceVersion seen, without a list;
@@ -19,7 +24,7 @@ import { Backoff } from '../../lib/backoff.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import { scrubObject } from '../../lib/object-scrub.ts';
 import { untilWokenOrAborted } from '../../lib/signalled-wait.ts';
-import type { ApiResource, KubeHttp } from '../kube/index.ts';
+import type { ApiResource, KubeHttp, WatchEvent } from '../kube/index.ts';
 import { KubeApiError, resourcePath } from '../kube/index.ts';
 import type { CacheItem, WatchScope } from './cache-item.ts';
 import type { CoalescingBuffer } from './coalescing-buffer.ts';
@@ -62,9 +67,30 @@ export interface ScopeWatcherOptions {
    * thousands of watches do not expire together. Tests pass a short one to see a watch end normally.
    */
   watchTimeoutSeconds?: () => number;
+  /** Try streaming lists first (default true); false lists by pages only. */
+  streamingList?: boolean;
 }
 
 class Gone extends Error {}
+
+/** The API server would not serve this scope a streaming list; it is listed by pages from now on. */
+class StreamingListRefused extends Error {}
+
+/** The annotation on the bookmark that ends a streaming list's initial events. */
+const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+
+/**
+ * How an API server without streaming lists answers `sendInitialEvents`: 422 or 400 for a
+ * parameter it forbids (WatchList off, or a server older than it), 405/501 from an aggregated API
+ * server that does not implement it.
+ */
+const REFUSAL_STATUSES: ReadonlySet<number> = new Set([400, 405, 422, 501]);
+
+/** A finished list: the version to watch from, and the watch a streaming list leaves open there. */
+interface Listed {
+  resourceVersion: string;
+  watch?: AsyncGenerator<WatchEvent>;
+}
 
 const metaOf = (object: Record<string, unknown>) => (isRecord(object.metadata) ? object.metadata : {});
 
@@ -78,12 +104,15 @@ export class ScopeWatcher {
   #recorded: string | undefined;
   /** The cause of the last failure told to the observer, until the scope recovers. */
   #failure: string | undefined;
+  /** Lists are streamed until the API server refuses it for this scope. */
+  #streaming: boolean;
 
   constructor(options: ScopeWatcherOptions) {
     this.#o = options;
     this.#resourceVersion = options.resumeFrom;
     this.#buffered = options.resumeFrom;
     this.#recorded = options.resumeFrom;
+    this.#streaming = options.streamingList ?? true;
   }
 
   get resourceVersion(): string | undefined {
@@ -145,10 +174,100 @@ export class ScopeWatcher {
     };
   }
 
-  /** A paginated list sent as a snapshot; returns the list's resourceVersion. */
-  async #list(reason: ListReason, signal: AbortSignal): Promise<string> {
+  #timeoutSeconds(): number {
+    return this.#o.watchTimeoutSeconds?.() ?? Math.floor(300 + (this.#o.random ?? Math.random)() * 300);
+  }
+
+  /** A streaming list where the API server serves one, else a paginated one. */
+  async #list(reason: ListReason, signal: AbortSignal): Promise<Listed> {
     this.#update('listing');
     const started = performance.now();
+    let listed: Listed & { objects: number };
+    if (this.#streaming) {
+      try {
+        listed = await this.#streamList(signal);
+      } catch (error) {
+        if (!(error instanceof StreamingListRefused)) throw error;
+        this.#streaming = false;
+        this.#o.observer.streamingListRefused(this.#o.scope, error.message);
+        listed = await this.#pagedList(signal);
+      }
+    } else listed = await this.#pagedList(signal);
+    this.#buffered = listed.resourceVersion;
+    this.#recorded = listed.resourceVersion;
+    this.#failure = undefined;
+    this.#o.observer.listed(
+      this.#o.scope,
+      reason,
+      listed.objects,
+      (performance.now() - started) / 1000,
+      listed.watch === undefined ? 'pages' : 'stream',
+    );
+    return listed;
+  }
+
+  /**
+   * A watch with `sendInitialEvents`: its ADDED events up to the end bookmark are the snapshot;
+   * returns the watch, open after that bookmark. The version is left to the server (not older than
+   * a consistent read), as client-go asks for a list it has no version for.
+   */
+  async #streamList(signal: AbortSignal): Promise<Listed & { objects: number }> {
+    const { http, resource, scope, buffer } = this.#o;
+    const snapshotId = randomUUID();
+    const watch = http.watch(
+      resourcePath(resource, scope.namespace || undefined),
+      {
+        sendInitialEvents: true,
+        resourceVersionMatch: 'NotOlderThan',
+        allowWatchBookmarks: true,
+        timeoutSeconds: this.#timeoutSeconds(),
+        fieldSelector: this.#o.fieldSelector,
+      },
+      signal,
+    );
+    let objects = 0;
+    // Begun at the first answer, so that a refused request leaves nothing for the paginated list.
+    let begun = false;
+    const begin = async () => {
+      if (!begun) await buffer.put({ type: 'snapshotBegin', scope, snapshotId }, signal);
+      begun = true;
+    };
+    try {
+      for (;;) {
+        let next: IteratorResult<WatchEvent>;
+        try {
+          next = await watch.next();
+        } catch (error) {
+          if (objects === 0 && error instanceof KubeApiError && REFUSAL_STATUSES.has(error.status))
+            throw new StreamingListRefused(error.message);
+          throw error;
+        }
+        // A server that ignored the request's parameters would never send the end bookmark.
+        if (next.done === true)
+          throw new StreamingListRefused('the watch ended before the initial events were complete');
+        const event = next.value;
+        if (event.type === 'ERROR') throw this.#watchError(event);
+        if (event.type === 'BOOKMARK') {
+          const meta = metaOf(event.object);
+          const annotations = isRecord(meta.annotations) ? meta.annotations : {};
+          if (annotations[INITIAL_EVENTS_END] !== 'true') continue;
+          const resourceVersion = String(meta.resourceVersion ?? '');
+          await begin();
+          await buffer.put({ type: 'snapshotEnd', scope, snapshotId, resourceVersion }, signal);
+          return { resourceVersion, watch, objects };
+        }
+        await begin();
+        await buffer.put(this.#event(event.type, event.object, snapshotId), signal);
+        objects++;
+      }
+    } catch (error) {
+      await watch.return(undefined);
+      throw error;
+    }
+  }
+
+  /** A paginated list sent as a snapshot. */
+  async #pagedList(signal: AbortSignal): Promise<Listed & { objects: number }> {
     const { http, resource, scope, buffer } = this.#o;
     const path = resourcePath(resource, scope.namespace || undefined);
     const snapshotId = randomUUID();
@@ -174,38 +293,40 @@ export class ScopeWatcher {
       }
     } while (next !== undefined);
     await buffer.put({ type: 'snapshotEnd', scope, snapshotId, resourceVersion: listVersion }, signal);
-    this.#buffered = listVersion;
-    this.#recorded = listVersion;
-    this.#failure = undefined;
-    this.#o.observer.listed(scope, reason, objects, (performance.now() - started) / 1000);
-    return listVersion;
+    return { resourceVersion: listVersion, objects };
   }
 
-  /** Watches until the server ends the watch; throws Gone when the version is too old. */
-  async #watch(signal: AbortSignal): Promise<void> {
+  #watchError(event: WatchEvent): Error {
+    const code = event.object.code;
+    if (code === 410) return new Gone(String(event.object.message ?? 'resourceVersion too old'));
+    return new KubeApiError(Number(code ?? 500), 'WATCH', this.#o.resource.resource, event.object);
+  }
+
+  /**
+   * Watches until the server ends the watch; throws Gone when the version is too old. `open` is the
+   * watch a streaming list left open at the list's version; without it a watch is opened there.
+   */
+  async #watch(signal: AbortSignal, open?: AsyncGenerator<WatchEvent>): Promise<void> {
     const { http, resource, scope, buffer } = this.#o;
-    const random = this.#o.random ?? Math.random;
     this.#update('watching');
-    const events = http.watch(
-      resourcePath(resource, scope.namespace || undefined),
-      {
-        resourceVersion: this.#resourceVersion,
-        allowWatchBookmarks: true,
-        timeoutSeconds: this.#o.watchTimeoutSeconds?.() ?? Math.floor(300 + random() * 300),
-        fieldSelector: this.#o.fieldSelector,
-      },
-      signal,
-    );
+    const events =
+      open ??
+      http.watch(
+        resourcePath(resource, scope.namespace || undefined),
+        {
+          resourceVersion: this.#resourceVersion,
+          allowWatchBookmarks: true,
+          timeoutSeconds: this.#timeoutSeconds(),
+          fieldSelector: this.#o.fieldSelector,
+        },
+        signal,
+      );
     const { account, kind, namespace } = scope;
     let count = 0;
     for await (const event of events) {
       // The watch is open and answering: a later failure is news again.
       this.#failure = undefined;
-      if (event.type === 'ERROR') {
-        const code = event.object.code;
-        if (code === 410) throw new Gone(String(event.object.message ?? 'resourceVersion too old'));
-        throw new KubeApiError(Number(code ?? 500), 'WATCH', resource.resource, event.object);
-      }
+      if (event.type === 'ERROR') throw this.#watchError(event);
       const rv = metaOf(event.object).resourceVersion;
       if (typeof rv === 'string') this.#resourceVersion = rv;
       if (event.type === 'BOOKMARK') {
@@ -237,20 +358,24 @@ export class ScopeWatcher {
       while (!signal.aborted) {
         let stage: 'list' | 'watch' = 'list';
         try {
+          let open: AsyncGenerator<WatchEvent> | undefined;
           if (listReason !== undefined) {
             const list = () => this.#list(listReason ?? 'start', signal);
-            this.#resourceVersion =
+            const result =
               !listed || this.#o.budgetEveryList
                 ? await budget.run(scope.account, list, signal)
                 : await list();
+            this.#resourceVersion = result.resourceVersion;
+            open = result.watch;
             listed = true;
             listReason = undefined;
           }
           forbidden = false;
           stage = 'watch';
+          // After a streaming list the watch opened by the list goes on: it is the one (re)opened.
           if (restartReason !== undefined) observer.restarted(scope, restartReason);
           restartReason = 'closed';
-          await this.#watch(signal);
+          await this.#watch(signal, open);
           backoff.reset();
         } catch (error) {
           if (signal.aborted) break;

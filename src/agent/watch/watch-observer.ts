@@ -10,12 +10,20 @@ import type { WatchScope } from './cache-item.ts';
  */
 export type ListReason = 'start' | '410' | 'error';
 
+/** How a list was read: a streaming list (`sendInitialEvents`) or pages of 500. */
+export type ListMethod = 'stream' | 'pages';
+
 /** Why a watch was opened again: the server `closed` it (its timeout), it failed, or it got 410. */
 export type RestartReason = 'closed' | 'error' | '410';
 
 export interface WatchObserver {
-  /** A list was sent as a snapshot of `objects` objects, taking `seconds`. */
-  listed(scope: WatchScope, reason: ListReason, objects: number, seconds: number): void;
+  /**
+   * A list was sent as a snapshot of `objects` objects, taking `seconds`: streamed (a watch with
+   * initial events) or read by pages.
+   */
+  listed(scope: WatchScope, reason: ListReason, objects: number, seconds: number, method: ListMethod): void;
+  /** The API server would not stream this scope's list (`cause`); it is listed by pages from now on. */
+  streamingListRefused(scope: WatchScope, cause: string): void;
   /** A scope started watching from the control plane's resume point, without a list. */
   resumed(scope: WatchScope, resourceVersion: string): void;
   /** A watch is opened again after the previous one ended. */

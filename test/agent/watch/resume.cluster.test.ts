@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestControlPlane, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { type Cluster, startCluster } from '../../cluster/index.ts';
 import {
+  agentLists,
   apiServerLists,
   configMap,
   createConfigMap,
@@ -100,6 +101,8 @@ describe('resuming after a restart of the agent', () => {
 
     expect(listsAfter.configmaps - listsBefore.configmaps).toBe(0);
     expect(listsAfter.secrets - listsBefore.secrets).toBe(0);
+    // Nor a streaming list (a watch with initial events, which the API server does not count as LIST).
+    expect(await agentLists(agent)).toBe(0);
     expect(await storedNames(cp, 'resume', 'ConfigMap')).toEqual([
       `${NS}/a`,
       `${NS}/c`,

@@ -1,5 +1,6 @@
 // A watch the API server ends normally (its timeout) is opened again from the last resourceVersion,
-// without a list, and the observer is told the restart reason `closed` (scope-watcher.ts). The
+// without a list, and the observer is told the restart reason `closed` (scope-watcher.ts), after a
+// streaming list (whose watch goes on after the list) and after a paginated one. The
 // ScopeWatcher is driven directly against the shared cluster with a 1 s server-side watch timeout
 // (the agent's is a randomized 5–10 minutes); the API server's answers are counted by verb.
 import { KubeConfig } from '@kubernetes/client-node';
@@ -7,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeHttp, type KubeVerb } from '../../../src/agent/kube/index.ts';
 import { CoalescingBuffer } from '../../../src/agent/watch/coalescing-buffer.ts';
 import {
+  type ListMethod,
   type ListReason,
   type RestartReason,
   TaskBudget,
@@ -31,77 +33,90 @@ afterAll(async () => {
 });
 
 describe('a watch the server closes', () => {
-  it('is restarted with reason closed, from the last version without a list, and later events still arrive', async () => {
-    const { server, caFile, adminToken } = sharedCluster();
-    const kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: 'c', server, caFile }],
-      users: [{ name: 'u', token: adminToken }],
-      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-      currentContext: 'x',
-    });
-    const answered: KubeVerb[] = [];
-    const lists: ListReason[] = [];
-    const restarts: RestartReason[] = [];
-    const observer: WatchObserver = {
-      listed: (_scope, reason) => lists.push(reason),
-      resumed: () => undefined,
-      restarted: (_scope, reason) => restarts.push(reason),
-      failed: () => undefined,
-      inFlight: () => undefined,
-      acknowledged: () => undefined,
-      publishFailed: () => undefined,
-    };
-    const buffer = new CoalescingBuffer(1000);
-    const stop = new AbortController();
-    const watcher = new ScopeWatcher({
-      http: new KubeHttp(kc, server, { onResponse: (verb) => answered.push(verb) }),
-      resource: {
-        group: '',
-        version: 'v1',
-        resource: 'configmaps',
-        kind: 'ConfigMap',
-        namespaced: true,
-        verbs: ['list', 'watch'],
-        subresources: [],
-        preferred: true,
-      },
-      scope: { account: 'closed', group: '', kind: 'ConfigMap', namespace: NS },
-      buffer,
-      budget: new TaskBudget({ totalBudget: 0, budgetPerAccount: 0, queueCheckFrequencyMs: 100 }),
-      budgetEveryList: false,
-      registry: new WatchRegistry(() => new Date()),
-      observer,
-      backoff: { initialDelayMs: 100, multiplier: 1.5, jitter: 0, maxDelayMs: 500 },
-      watchTimeoutSeconds: () => 1,
-    });
-    const names = new Set<string>();
-    const drain = () => {
-      for (const item of buffer.takeNow(1000)) if (item.type === 'event') names.add(item.name);
-    };
-    const running = watcher.run(stop.signal);
-    try {
-      await msUntil('first list', () => lists.length === 1, 20_000);
-      // Two restarts: the server ended two watches on its own.
-      await msUntil('two watches closed by the server and reopened', () => restarts.length >= 2, 20_000);
-      expect(new Set(restarts)).toEqual(new Set(['closed']));
-      await createConfigMap(admin, NS, 'after-restart');
-      await msUntil(
-        'the event made after the restarts',
-        () => {
-          drain();
-          return names.has('after-restart');
+  it.each([
+    { method: 'stream', lists: 0 },
+    { method: 'pages', lists: 1 },
+  ])(
+    'after a list by $method: is restarted with reason closed, from the last version without a list, and later events still arrive',
+    async ({ method, lists: listRequests }) => {
+      const { server, caFile, adminToken } = sharedCluster();
+      const kc = new KubeConfig();
+      kc.loadFromOptions({
+        clusters: [{ name: 'c', server, caFile }],
+        users: [{ name: 'u', token: adminToken }],
+        contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+        currentContext: 'x',
+      });
+      const answered: KubeVerb[] = [];
+      const lists: ListReason[] = [];
+      const methods: ListMethod[] = [];
+      const restarts: RestartReason[] = [];
+      const observer: WatchObserver = {
+        listed: (_scope, reason, _objects, _seconds, how) => {
+          lists.push(reason);
+          methods.push(how);
         },
-        20_000,
-      );
-    } finally {
-      stop.abort();
-      await running;
-    }
-    expect(lists).toEqual(['start']);
-    expect(new Set(restarts)).toEqual(new Set(['closed']));
-    // The API server answered one list and a watch per restart, and the first one.
-    expect(answered.filter((verb) => verb === 'list')).toHaveLength(1);
-    expect(answered.filter((verb) => verb === 'watch').length).toBeGreaterThanOrEqual(restarts.length);
-  });
+        streamingListRefused: () => undefined,
+        resumed: () => undefined,
+        restarted: (_scope, reason) => restarts.push(reason),
+        failed: () => undefined,
+        inFlight: () => undefined,
+        acknowledged: () => undefined,
+        publishFailed: () => undefined,
+      };
+      const buffer = new CoalescingBuffer(1000);
+      const stop = new AbortController();
+      const watcher = new ScopeWatcher({
+        http: new KubeHttp(kc, server, { onResponse: (verb) => answered.push(verb) }),
+        resource: {
+          group: '',
+          version: 'v1',
+          resource: 'configmaps',
+          kind: 'ConfigMap',
+          namespaced: true,
+          verbs: ['list', 'watch'],
+          subresources: [],
+          preferred: true,
+        },
+        scope: { account: 'closed', group: '', kind: 'ConfigMap', namespace: NS },
+        buffer,
+        budget: new TaskBudget({ totalBudget: 0, budgetPerAccount: 0, queueCheckFrequencyMs: 100 }),
+        budgetEveryList: false,
+        registry: new WatchRegistry(() => new Date()),
+        observer,
+        backoff: { initialDelayMs: 100, multiplier: 1.5, jitter: 0, maxDelayMs: 500 },
+        watchTimeoutSeconds: () => 1,
+        streamingList: method === 'stream',
+      });
+      const names = new Set<string>();
+      const drain = () => {
+        for (const item of buffer.takeNow(1000)) if (item.type === 'event') names.add(item.name);
+      };
+      const running = watcher.run(stop.signal);
+      try {
+        await msUntil('first list', () => lists.length === 1, 20_000);
+        // Two restarts: the server ended two watches on its own.
+        await msUntil('two watches closed by the server and reopened', () => restarts.length >= 2, 20_000);
+        expect(new Set(restarts)).toEqual(new Set(['closed']));
+        await createConfigMap(admin, NS, `after-restart-${method}`);
+        await msUntil(
+          'the event made after the restarts',
+          () => {
+            drain();
+            return names.has(`after-restart-${method}`);
+          },
+          20_000,
+        );
+      } finally {
+        stop.abort();
+        await running;
+      }
+      expect(lists).toEqual(['start']);
+      expect(methods).toEqual([method]);
+      expect(new Set(restarts)).toEqual(new Set(['closed']));
+      // The API server answered the list (a streaming list is the first watch) and a watch per restart.
+      expect(answered.filter((verb) => verb === 'list')).toHaveLength(listRequests);
+      expect(answered.filter((verb) => verb === 'watch').length).toBeGreaterThanOrEqual(restarts.length + 1);
+    },
+  );
 });

@@ -134,6 +134,7 @@ describe('watch health', () => {
         kind: 'ConfigMap',
         namespace: NS,
         reason: 'start',
+        method: 'stream',
         objects: 3,
       }),
     ]);
@@ -335,6 +336,7 @@ describe('watch health', () => {
     const restarts: RestartReason[] = [];
     const observer: WatchObserver = {
       listed: (_scope, reason) => lists.push(reason),
+      streamingListRefused: () => undefined,
       resumed: () => undefined,
       restarted: (_scope, reason) => restarts.push(reason),
       failed: () => undefined,
