@@ -17,7 +17,16 @@ import type { WatchObserver } from './watch-observer.ts';
 import type { WatchRegistry } from './watch-registry.ts';
 
 export const BATCH_SIZE = 500;
+/**
+ * A batch also stops at 2 MiB of object JSON in UTF-8 (its first object always goes): 500 large
+ * objects (ConfigMaps reach 1 MiB) would otherwise make a message of hundreds of MiB, past gRPC's
+ * 4 MiB that cloudctl accepts, refused and sent again forever. 2 MiB plus one object (etcd stores
+ * at most ~1.5 MiB) stays under it.
+ */
+export const BATCH_MAX_BYTES = 2 * 1024 * 1024;
 export const BUFFER_CAPACITY = 5000;
+/** The buffer holds at most this much object JSON, so large objects cannot make it the agent's peak. */
+export const BUFFER_MAX_BYTES = 16 * 1024 * 1024;
 /** How long a stop waits for buffered items to reach the control plane (the rest are replayed later). */
 export const STOP_FLUSH_MS = 2000;
 
@@ -45,7 +54,7 @@ export interface WatchFilter {
 
 export class WatchManager {
   readonly #deps: WatchManagerDeps;
-  readonly buffer = new CoalescingBuffer(BUFFER_CAPACITY);
+  readonly buffer = new CoalescingBuffer(BUFFER_CAPACITY, BUFFER_MAX_BYTES);
   readonly budget: TaskBudget;
   readonly #accounts = new Map<string, AccountWatcher>();
   /** Starts under way, by account: a second start joins the first, a stop waits for it. */
@@ -161,7 +170,7 @@ export class WatchManager {
       }
       // Taken and flagged in one step, so a stop never sees an empty buffer and an idle uplink
       // while a batch is between the two.
-      const batch: CacheItem[] = this.buffer.takeNow(BATCH_SIZE);
+      const batch: CacheItem[] = this.buffer.takeNow(BATCH_SIZE, BATCH_MAX_BYTES);
       this.#publishing = true;
       // In flight from here until acknowledged, retries included: a batch waiting for the control
       // plane to come back is one the agent still owes it.

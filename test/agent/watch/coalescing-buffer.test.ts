@@ -17,6 +17,12 @@ const event = (name: string, resourceVersion: string): ResourceEvent => ({
   snapshotId: '',
 });
 
+/** An event whose object is `bytes` bytes of JSON in UTF-8 (`char` may take more than one). */
+const sized = (name: string, bytes: number, char = 'x'): ResourceEvent => ({
+  ...event(name, '1'),
+  object: char.repeat(bytes / Buffer.byteLength(char)),
+});
+
 const label = (item: CacheItem) =>
   item.type === 'event' ? `${item.name}@${item.resourceVersion}` : item.type;
 
@@ -66,5 +72,42 @@ describe('coalescing buffer', () => {
     stop.abort(new Error('stopping'));
     await expect(waiting).rejects.toThrow('stopping');
     expect(buffer.takeNow(5).map(label)).toEqual(['a@1']);
+  });
+
+  it('takes batches within a byte bound counted in UTF-8, markers included, but always the first item', async () => {
+    const buffer = new CoalescingBuffer(100);
+    const puts = [
+      sized('a', 400),
+      sized('b', 300, 'é'),
+      { type: 'bookmark' as const, scope, resourceVersion: '1' },
+      sized('c', 600, '語'),
+      sized('d', 2000),
+      sized('e', 100),
+    ];
+    for (const item of puts) await buffer.put(item);
+    expect(buffer.bytes).toBe(3400);
+    expect(buffer.takeNow(10, 1000).map(label)).toEqual(['a@1', 'b@1', 'bookmark']);
+    expect(buffer.takeNow(10, 1000).map(label)).toEqual(['c@1']);
+    // Larger than the bound on its own: taken alone rather than never.
+    expect(buffer.takeNow(10, 1000).map(label)).toEqual(['d@1']);
+    expect(buffer.takeNow(10, 1000).map(label)).toEqual(['e@1']);
+    expect(buffer.bytes).toBe(0);
+  });
+
+  it('makes producers wait while it holds its byte bound, and coalescing frees the older bytes', async () => {
+    const buffer = new CoalescingBuffer(100, 1000);
+    await buffer.put(sized('a', 600));
+    await buffer.put(sized('a', 500));
+    expect(buffer.bytes).toBe(500);
+    await buffer.put(sized('b', 500));
+    let stored = false;
+    const third = buffer.put(sized('c', 10)).then(() => {
+      stored = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stored).toBe(false);
+    expect(buffer.takeNow(1).map(label)).toEqual(['a@1']);
+    await third;
+    expect(buffer.bytes).toBe(510);
   });
 });

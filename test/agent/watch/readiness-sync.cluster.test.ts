@@ -2,11 +2,11 @@
 // cloudctl has acknowledged each scope's snapshot end, not when the agent has merely read the lists.
 // cloudctl's store is held back here so the two moments are far apart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CacheStore } from '../../../src/cloudctl/caching/index.ts';
 import { startTestControlPlane, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { type ApiClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
 import {
   createNamespace,
+  holdCommits,
   msUntil,
   msUntilReady,
   type RunningAgent,
@@ -18,20 +18,6 @@ const NS = 'readiness-sync';
 let cp: TestControlPlane;
 let admin: ApiClient;
 let agent: RunningAgent | undefined;
-
-/** Makes the store wait before each commit until `open` is called. */
-function holdCommits(cache: CacheStore): { open(): void } {
-  let opened: () => void = () => {};
-  const gate = new Promise<void>((resolve) => {
-    opened = resolve;
-  });
-  const apply = cache.apply.bind(cache);
-  cache.apply = async (changes, now) => {
-    await gate;
-    return apply(changes, now);
-  };
-  return { open: () => opened() };
-}
 
 const readiness = async () => {
   const response = await fetch(`http://127.0.0.1:${agent?.healthPort}/ready`);

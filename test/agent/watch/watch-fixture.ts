@@ -2,6 +2,7 @@
 // test/agent/end-to-end.cluster.test.ts), readers of the control plane's store and of the API
 // server's request counters, and small helpers to change objects in a cluster.
 import type { AgentRuntime } from '../../../src/agent/main.ts';
+import type { CacheStore } from '../../../src/cloudctl/caching/index.ts';
 import { isRecord } from '../../../src/lib/is-record.ts';
 import { AGENT_TOKEN, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { freePort } from '../../cluster/free-port.ts';
@@ -208,7 +209,12 @@ export async function createNamespace(admin: ApiClient, namespace: string, confi
   await Promise.all(configMaps.map((name) => createConfigMap(admin, namespace, name)));
 }
 
-export async function createConfigMap(admin: ApiClient, namespace: string, name: string, data = { n: name }) {
+export async function createConfigMap(
+  admin: ApiClient,
+  namespace: string,
+  name: string,
+  data: Record<string, string> = { n: name },
+) {
   const created = must(
     await admin.request('POST', `/api/v1/namespaces/${namespace}/configmaps`, {
       body: configMap(namespace, name, data),
@@ -253,4 +259,18 @@ export async function unreachableKubeconfig(): Promise<string> {
     }),
     'kubeconfig',
   );
+}
+
+/** Makes the store wait before each commit until `open` is called. */
+export function holdCommits(cache: CacheStore): { open(): void } {
+  let opened: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    opened = resolve;
+  });
+  const apply = cache.apply.bind(cache);
+  cache.apply = async (changes, now) => {
+    await gate;
+    return apply(changes, now);
+  };
+  return { open: () => opened() };
 }
