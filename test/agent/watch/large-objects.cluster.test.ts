@@ -76,8 +76,10 @@ describe('large objects', () => {
       30_000,
     );
     for (const [i, name] of names.entries()) {
-      const object = await stored(cp, 'large', 'ConfigMap', NS, name);
-      expect((object?.body as { data?: { text?: string } }).data?.text === text(i), name).toBe(true);
+      const body = (await stored(cp, 'large', 'ConfigMap', NS, name))?.body as
+        | { data?: { text?: string } }
+        | undefined;
+      expect(body?.data?.text === text(i), name).toBe(true);
     }
   }, 90_000);
 });
