@@ -1,7 +1,8 @@
 // The cache sink over gRPC: batches go up the control plane's `Caching.Publish` stream, each with a
-// sequence number, and `publish` resolves when that sequence is acknowledged (the server reads the
-// next batch only after storing this one, so acknowledgements pace the agent). A broken stream fails
-// the batches in flight; the uplink sends them again on the next stream, after a reconnect.
+// sequence number, and `publish` resolves when that sequence is acknowledged (acknowledgements are
+// cumulative and come in order; the server reads only a few batches ahead of its commits, so they
+// pace the agent). A broken stream fails the batches in flight; the uplink sends them again on the
+// next stream, after a reconnect.
 import type { CallOptions, ClientDuplexStream, Metadata } from '@grpc/grpc-js';
 import { type AbortableSettlers, abortableSettlers } from '../../lib/signalled-wait.ts';
 import {
@@ -62,6 +63,13 @@ export class GrpcCacheSink implements CacheSink {
   readonly #connection: CachingConnection;
   #client: CachingClient | undefined;
   #stream: ClientDuplexStream<CacheBatch, CacheAck__Output> | undefined;
+  /** The last write: each waits for the one before, so batches go out in the order published. */
+  #writes: Promise<void> = Promise.resolve();
+  /**
+   * Counts failures: a batch published before a failure is not written after it (a later batch
+   * must not reach a new stream ahead of an earlier one that failed; the uplink resends both).
+   */
+  #generation = 0;
   readonly #pending = new Map<number, AbortableSettlers<void>>();
   #sequence = 0;
 
@@ -70,6 +78,7 @@ export class GrpcCacheSink implements CacheSink {
   }
 
   #fail(error: Error) {
+    this.#generation++;
     for (const pending of this.#pending.values()) pending.reject(error);
     this.#pending.clear();
     this.#stream = undefined;
@@ -101,12 +110,31 @@ export class GrpcCacheSink implements CacheSink {
   }
 
   async publish(items: CacheItem[], signal: AbortSignal): Promise<void> {
-    const stream = await this.#open();
-    const sequence = ++this.#sequence;
-    const acknowledged = abortableSettlers<void>(signal);
-    this.#pending.set(sequence, acknowledged);
-    stream.write({ sequence: String(sequence), items: items.map(toMessage) });
-    await acknowledged.promise;
+    // Opening a stream waits for call metadata (a token command may run): concurrent publishes
+    // must not open a stream each, nor overtake one another meanwhile.
+    const generation = this.#generation;
+    const write = this.#writes.then(async () => {
+      if (generation !== this.#generation) throw new Error('an earlier batch failed; sent again in order');
+      let stream: ClientDuplexStream<CacheBatch, CacheAck__Output>;
+      try {
+        stream = await this.#open();
+      } catch (error) {
+        this.#generation++;
+        throw error;
+      }
+      const sequence = ++this.#sequence;
+      const acknowledged = abortableSettlers<void>(signal);
+      this.#pending.set(sequence, acknowledged);
+      stream.write({ sequence: String(sequence), items: items.map(toMessage) });
+      // Wrapped, so that the write settles when written, not when acknowledged.
+      return { acknowledged: acknowledged.promise };
+    });
+    this.#writes = write.then(
+      () => undefined,
+      () => undefined,
+    );
+    const { acknowledged } = await write;
+    await acknowledged;
   }
 
   /**

@@ -25,6 +25,15 @@ export const BATCH_SIZE = 500;
  */
 export const BATCH_MAX_BYTES = 2 * 1024 * 1024;
 export const BUFFER_CAPACITY = 5000;
+/** Batches sent and not yet acknowledged, at most. */
+export const UPLINK_WINDOW = 3;
+
+/** A batch sent up; `result` settles when it is acknowledged (undefined) or has failed. */
+interface InFlight {
+  batch: CacheItem[];
+  sent: number;
+  result: Promise<{ error: unknown } | undefined>;
+}
 /** The buffer holds at most this much object JSON, so large objects cannot make it the agent's peak. */
 export const BUFFER_MAX_BYTES = 16 * 1024 * 1024;
 /** How long a stop waits for buffered items to reach the control plane (the rest are replayed later). */
@@ -160,41 +169,76 @@ export class WatchManager {
     await watcher?.stop();
   }
 
+  /**
+   * Sends batches up with up to UPLINK_WINDOW unacknowledged at once, so the next batches travel and
+   * decode while cloudctl commits one (and it commits those that queued together). Acknowledgements
+   * come in order. A failure fails the stream and every batch in flight with it: once all have
+   * settled, they are sent again in their order after a backoff, so a snapshot end never overtakes
+   * its begin (a batch that was stored before the break is stored again: applying is idempotent).
+   */
   async #runUplink(): Promise<void> {
     const signal = this.#stopUplink.signal;
+    const { observer } = this.#deps;
+    const window: InFlight[] = [];
+    const send = (entry: InFlight) => {
+      entry.result = this.#deps.sink.publish(entry.batch, signal).then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
+    };
+    let attempt = 0;
     while (!signal.aborted) {
-      try {
-        await this.buffer.waitForItems(signal);
-      } catch {
-        break;
+      if (window.length === 0) {
+        try {
+          await this.buffer.waitForItems(signal);
+        } catch {
+          break;
+        }
       }
       // Taken and flagged in one step, so a stop never sees an empty buffer and an idle uplink
       // while a batch is between the two.
-      const batch: CacheItem[] = this.buffer.takeNow(BATCH_SIZE, BATCH_MAX_BYTES);
-      this.#publishing = true;
+      while (window.length < UPLINK_WINDOW && this.buffer.size > 0) {
+        // Beside a batch in flight only a full one goes: sent as soon as there is anything, batches
+        // of a few items would each pay a commit, and the sync would be slower than with one in flight.
+        if (window.length > 0 && this.buffer.size < BATCH_SIZE && this.buffer.bytes < BATCH_MAX_BYTES) break;
+        const entry: InFlight = {
+          batch: this.buffer.takeNow(BATCH_SIZE, BATCH_MAX_BYTES),
+          sent: performance.now(),
+          result: Promise.resolve(undefined),
+        };
+        send(entry);
+        window.push(entry);
+      }
+      this.#publishing = window.length > 0;
       // In flight from here until acknowledged, retries included: a batch waiting for the control
       // plane to come back is one the agent still owes it.
-      const { observer } = this.#deps;
-      observer.inFlight(1);
-      const sent = performance.now();
-      for (let attempt = 0; !signal.aborted; attempt++) {
-        try {
-          await this.#deps.sink.publish(batch, signal);
-          observer.acknowledged((performance.now() - sent) / 1000);
-          this.#count(batch);
-          this.#delivered(batch);
-          break;
-        } catch (error) {
-          if (signal.aborted) break;
-          observer.publishFailed(error, attempt > 0);
-          await sleep(Math.min(30_000, 500 * 2 ** Math.min(attempt, 6)), undefined, { signal }).catch(
-            () => undefined,
-          );
-        }
+      observer.inFlight(window.length);
+      const first = window[0];
+      if (first === undefined) continue;
+      const failure = await first.result;
+      if (signal.aborted) break;
+      if (failure === undefined) {
+        window.shift();
+        attempt = 0;
+        observer.acknowledged((performance.now() - first.sent) / 1000);
+        this.#count(first.batch);
+        this.#delivered(first.batch);
+      } else {
+        await Promise.all(window.map((entry) => entry.result));
+        if (signal.aborted) break;
+        observer.publishFailed(failure.error, attempt > 0);
+        await sleep(Math.min(30_000, 500 * 2 ** Math.min(attempt, 6)), undefined, { signal }).catch(
+          () => undefined,
+        );
+        attempt++;
+        if (signal.aborted) break;
+        for (const entry of window) send(entry);
       }
-      observer.inFlight(0);
-      this.#publishing = false;
+      this.#publishing = window.length > 0;
+      if (window.length === 0) observer.inFlight(0);
     }
+    observer.inFlight(0);
+    this.#publishing = false;
   }
 
   /** Snapshot ends the control plane has acknowledged mark their scopes synced (readiness). */

@@ -1,6 +1,7 @@
-// orchagent.v1.Caching: stores the resource events, snapshots and bookmarks agents stream up, one
-// batch at a time, acknowledging each once it is committed (and counting its events and its commit
-// time); answers resume-version queries. An agent may only write and read the accounts it registered
+// orchagent.v1.Caching: stores the resource events, snapshots and bookmarks agents stream up, in
+// order, acknowledging each batch once it is committed (and counting its events and its commit
+// time); batches that arrive while a commit runs are committed together next; answers
+// resume-version queries. An agent may only write and read the accounts it registered
 // and the cloudctl accounts it holds.
 import { type ServerDuplexStream, status } from '@grpc/grpc-js';
 import {
@@ -35,6 +36,11 @@ function eventsByAccount(changes: readonly CacheChange[]): Map<string, number> {
   return counts;
 }
 
+/** Batches read ahead of the one being committed; past this many the stream is paused. */
+const READ_AHEAD = 4;
+/** At most this many queued batches are committed together in one transaction. */
+const GROUP_MAX = 8;
+
 function publish(
   call: ServerDuplexStream<CacheBatch__Output, CacheAck>,
   deps: RpcDeps,
@@ -49,10 +55,12 @@ function publish(
   const log = deps.logger.child({ agentId, peer: call.getPeer(), method: PUBLISH });
   let owned: Set<string> | undefined;
   let failed = false;
-  let queue: Promise<void> = Promise.resolve();
+  let ended = false;
+  let committing = false;
+  let paused = false;
+  const queued: CacheBatch__Output[] = [];
 
-  const apply = async (batch: CacheBatch__Output) => {
-    const changes = batch.items.map(toCacheChange);
+  const checkAccounts = async (changes: readonly CacheChange[]) => {
     const accounts = new Set(changes.map(accountOf));
     owned ??= await ownedAccounts(deps, agentId);
     // An account registered after this stream opened: look again once before refusing.
@@ -69,6 +77,16 @@ function publish(
       );
       throw new RpcFailure(refusal.code, refusal.details);
     }
+  };
+
+  /**
+   * Commits the batches in one transaction, in order, and acknowledges the last (acknowledgements
+   * are cumulative). Batches that queued while the previous commit ran go together: an agent with
+   * several batches in flight then pays one commit and its round trips for all of them.
+   */
+  const apply = async (batches: readonly CacheBatch__Output[]) => {
+    const changes = batches.flatMap((batch) => batch.items.map(toCacheChange));
+    await checkAccounts(changes);
     const started = performance.now();
     const outcome = await deps.store.cache.apply(changes, deps.now());
     deps.metrics.storeWriteSeconds.observe((performance.now() - started) / 1000);
@@ -80,32 +98,53 @@ function publish(
     for (const scope of outcome.unmatchedSnapshotEnds) {
       log.warn({ scope }, 'snapshot end without its begin: nothing deleted');
     }
-    if (!failed) call.write({ sequence: batch.sequence });
+    const last = batches.at(-1);
+    if (!failed && last !== undefined) call.write({ sequence: last.sequence });
+  };
+
+  const drain = async () => {
+    if (committing) return;
+    committing = true;
+    try {
+      while (queued.length > 0 && !failed) {
+        const group = queued.splice(0, GROUP_MAX);
+        // Backpressure: read ahead a few batches, no more, until they are committed (HTTP/2 flow
+        // control then holds the agent back too, beyond its own window of unacknowledged batches).
+        if (paused && queued.length < READ_AHEAD) {
+          paused = false;
+          call.resume();
+        }
+        try {
+          await apply(group);
+        } catch (error) {
+          failed = true;
+          if (error instanceof RpcFailure) {
+            call.emit('error', { code: error.code, details: error.message });
+            return;
+          }
+          log.error({ err: error, sequence: group.at(-1)?.sequence }, 'cannot store cache batch');
+          call.emit('error', { code: status.UNAVAILABLE, details: 'cannot store the batch; send it again' });
+          return;
+        }
+      }
+    } finally {
+      committing = false;
+    }
+    if (ended && !failed && !call.destroyed) call.end();
   };
 
   call.on('data', (batch: CacheBatch__Output) => {
-    // Backpressure: read no further batch until this one is committed (HTTP/2 flow control then
-    // holds the agent back too, beyond its own window of unacknowledged batches).
-    call.pause();
-    queue = queue
-      .then(() => (failed ? undefined : apply(batch)))
-      .then(() => {
-        call.resume();
-      })
-      .catch((error: unknown) => {
-        failed = true;
-        if (error instanceof RpcFailure) {
-          call.emit('error', { code: error.code, details: error.message });
-          return;
-        }
-        log.error({ err: error, sequence: batch.sequence }, 'cannot store cache batch');
-        call.emit('error', { code: status.UNAVAILABLE, details: 'cannot store the batch; send it again' });
-      });
+    if (failed) return;
+    queued.push(batch);
+    if (queued.length >= READ_AHEAD && !paused) {
+      paused = true;
+      call.pause();
+    }
+    void drain();
   });
   call.on('end', () => {
-    void queue.then(() => {
-      if (!failed && !call.destroyed) call.end();
-    });
+    ended = true;
+    if (!committing && queued.length === 0 && !failed && !call.destroyed) call.end();
   });
 }
 
