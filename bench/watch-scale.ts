@@ -20,7 +20,7 @@ import { ACCOUNT, startAgentProcess, startBenchControlPlane, waitFor, within } f
 import { type Population, populate, population } from './lib/populate.ts';
 import { processStats } from './lib/process-stats.ts';
 import { rawList } from './lib/raw-list.ts';
-import { storedObjects } from './lib/store-probe.ts';
+import { storeBusy, storedObjects } from './lib/store-probe.ts';
 import { fixed, median, mib, ratio, table } from './lib/summary.ts';
 import { buildInformerPeer, startInformerPeer } from './peers/informer-peer.ts';
 
@@ -51,6 +51,9 @@ interface Figures {
   steadyRssBytes: number;
   heapBytes: number;
   cpuSecondsAtSync: number;
+  /** The agent only: seconds cloudctl spent committing batches until the sync, and how many. */
+  storeSeconds?: number;
+  storeCommits?: number;
 }
 
 async function allPodsRunning(client: ApiClient): Promise<boolean> {
@@ -67,6 +70,7 @@ async function measureAgent(
   const postgres = values.database === 'postgres' ? await startPostgres() : undefined;
   const controlPlane = await startBenchControlPlane(dir, postgres?.url);
   const stored = storedObjects(controlPlane.plane.store.cache);
+  const busy = storeBusy(controlPlane.plane.store.cache);
   const started = performance.now();
   const agent = await startAgentProcess({
     dir,
@@ -87,6 +91,10 @@ async function measureAgent(
     );
     const syncMs = performance.now() - started;
     const atSync = processStats(agent.pid);
+    const store = busy();
+    log(
+      `  cloudctl committed ${store.commits} batches in ${store.seconds.toFixed(2)} s of ${(syncMs / 1000).toFixed(2)} s`,
+    );
     // The probe's view, checked against the database's own.
     const counted = await controlPlane.plane.store.cache.count(ACCOUNT);
     if (counted < expected) throw new Error(`cloudctl holds ${counted} objects, not the ${expected} listed`);
@@ -100,6 +108,8 @@ async function measureAgent(
       steadyRssBytes: steady.rssBytes,
       heapBytes: await agent.metric('nodejs_heap_size_used_bytes'),
       cpuSecondsAtSync: atSync.cpuSeconds,
+      storeSeconds: store.seconds,
+      storeCommits: store.commits,
     };
   } finally {
     await agent.stop();
@@ -191,6 +201,11 @@ function sizeTable(result: SizeResult): string {
       ['limit', 'raw paginated list (500/page)', 'orch-agent sync', 'ours/limit'],
       [['time, s', secs(raw), secs(ourSync), ratio(ourSync, raw)]],
     ),
+    '',
+    `cloudctl committing batches until the sync: ${fixed(
+      medianOf(agent, (f) => f.storeSeconds ?? 0),
+      2,
+    )} s in ${Math.round(medianOf(agent, (f) => f.storeCommits ?? 0))} commits (median).`,
   ].join('\n');
 }
 

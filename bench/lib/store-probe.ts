@@ -16,6 +16,27 @@ export function observeCommits(cache: CacheStore, observer: CommitObserver): voi
   };
 }
 
+/**
+ * How long cloudctl's store has spent committing (the sum of its `apply` calls, in seconds) and in
+ * how many calls: with one batch in flight, the rest of a sync's time is spent elsewhere (the
+ * agent reading and encoding, the transport).
+ */
+export function storeBusy(cache: CacheStore): () => { seconds: number; commits: number } {
+  const apply = cache.apply.bind(cache);
+  let seconds = 0;
+  let commits = 0;
+  cache.apply = async (changes, now) => {
+    const started = performance.now();
+    try {
+      return await apply(changes, now);
+    } finally {
+      seconds += (performance.now() - started) / 1000;
+      commits++;
+    }
+  };
+  return () => ({ seconds, commits });
+}
+
 /** The number of distinct objects stored so far (a fresh store, where nothing else deletes). */
 export function storedObjects(cache: CacheStore): () => number {
   const keys = new Set<string>();
