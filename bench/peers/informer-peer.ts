@@ -93,8 +93,10 @@ export async function buildInformerPeer(env: NodeJS.ProcessEnv = process.env): P
 export interface InformerPeerOptions {
   readonly binary: string;
   readonly kubeconfig: string;
-  /** Kinds to hold in informers: configmaps, pods, secrets, services, deployments. */
+  /** Kinds to hold in informers, plural and lower case (`configmaps`, `pods`, `deployments`, ...; see main.go). */
   readonly kinds: readonly string[];
+  /** Independent sets of informers, one clientset and factory each (default 1), as for agent accounts. */
+  readonly accounts?: number;
   /** ConfigMap data key holding the write time in epoch milliseconds; the peer defaults to `bench-ts`. */
   readonly latencyKey?: string;
 }
@@ -120,6 +122,7 @@ interface Pending {
 export function startInformerPeer(opts: InformerPeerOptions): InformerPeer {
   const args = ['--kubeconfig', opts.kubeconfig, '--kinds', opts.kinds.join(',')];
   if (opts.latencyKey !== undefined) args.push('--latency-key', opts.latencyKey);
+  if (opts.accounts !== undefined) args.push('--accounts', String(opts.accounts));
   const child = spawn(opts.binary, args, { stdio: 'pipe' });
   // A failed spawn leaves no pid and emits 'error' later; without a listener that would crash us.
   child.once('error', () => {});

@@ -1,6 +1,6 @@
 // Command informer is the client-go reference peer for the watch benchmarks: it holds the same kinds
 // in shared informers that the agent holds in its watches, so both can be measured against one
-// cluster. It speaks one JSON object per line on stdout; stdin carries the commands (`stats`, `gc`).
+// cluster; with --accounts N, N independent sets of them, as an agent serving N accounts would. It speaks one JSON object per line on stdout; stdin carries the commands (`stats`, `gc`).
 // Everything else, klog included, goes to stderr so stdout stays a clean protocol.
 package main
 
@@ -11,7 +11,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"math"
+	"net/http"
 	"os"
 	"os/signal"
 	"runtime"
@@ -25,6 +27,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
@@ -52,6 +55,27 @@ var kinds = map[string]func(informers.SharedInformerFactory) cache.SharedIndexIn
 	"deployments": func(f informers.SharedInformerFactory) cache.SharedIndexInformer {
 		return f.Apps().V1().Deployments().Informer()
 	},
+	"replicasets": func(f informers.SharedInformerFactory) cache.SharedIndexInformer {
+		return f.Apps().V1().ReplicaSets().Informer()
+	},
+	"statefulsets": func(f informers.SharedInformerFactory) cache.SharedIndexInformer {
+		return f.Apps().V1().StatefulSets().Informer()
+	},
+	"daemonsets": func(f informers.SharedInformerFactory) cache.SharedIndexInformer {
+		return f.Apps().V1().DaemonSets().Informer()
+	},
+	"jobs": func(f informers.SharedInformerFactory) cache.SharedIndexInformer {
+		return f.Batch().V1().Jobs().Informer()
+	},
+	"cronjobs": func(f informers.SharedInformerFactory) cache.SharedIndexInformer {
+		return f.Batch().V1().CronJobs().Informer()
+	},
+	"networkpolicies": func(f informers.SharedInformerFactory) cache.SharedIndexInformer {
+		return f.Networking().V1().NetworkPolicies().Informer()
+	},
+	"ingresses": func(f informers.SharedInformerFactory) cache.SharedIndexInformer {
+		return f.Networking().V1().Ingresses().Informer()
+	},
 }
 
 func main() {
@@ -67,45 +91,61 @@ func run() error {
 	kubeconfig := flag.String("kubeconfig", "", "path to the kubeconfig (required)")
 	kindList := flag.String("kinds", "configmaps", "comma-separated kinds to inform on")
 	latencyKey := flag.String("latency-key", "bench-ts", "ConfigMap data key holding the write time in epoch ms")
+	accounts := flag.Int("accounts", 1, "sets of informers, each with its own clientset and factory, as an agent holds one per account")
 	flag.Parse()
 	if *kubeconfig == "" {
 		return errors.New("--kubeconfig is required")
+	}
+
+	if *accounts < 1 {
+		return errors.New("--accounts must be at least 1")
 	}
 
 	config, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
 	if err != nil {
 		return err
 	}
-	client, err := kubernetes.NewForConfig(config)
-	if err != nil {
-		return err
-	}
-
-	// Resync 0: a periodic resync would replay the store through the handlers and cost CPU the
-	// agent does not spend.
-	factory := informers.NewSharedInformerFactory(client, 0)
+	var factories []informers.SharedInformerFactory
 	var stores []cache.Store
 	latencies := &latencyLog{}
-	seen := map[string]bool{}
-	for _, name := range strings.Split(*kindList, ",") {
-		name = strings.TrimSpace(name)
-		newInformer, ok := kinds[name]
-		if !ok {
-			return fmt.Errorf("unknown kind %q (known: configmaps, pods, secrets, services, deployments)", name)
+	for account := 0; account < *accounts; account++ {
+		accountConfig := rest.CopyConfig(config)
+		if *accounts > 1 {
+			// client-go shares one transport (one connection pool) between clients whose TLS settings
+			// are equal; in an agent each account is a cluster of its own, so each gets its own, as
+			// the agent's accounts do. A Proxy function makes the config uncacheable.
+			accountConfig.Proxy = http.ProxyFromEnvironment
 		}
-		// The factory hands back the same informer for a repeated kind; counting it twice would
-		// double the objects and the latency samples.
-		if seen[name] {
-			continue
+		client, err := kubernetes.NewForConfig(accountConfig)
+		if err != nil {
+			return err
 		}
-		seen[name] = true
-		informer := newInformer(factory)
-		if name == "configmaps" {
-			if _, err := informer.AddEventHandler(latencies.handler(*latencyKey)); err != nil {
-				return err
+		// Resync 0: a periodic resync would replay the store through the handlers and cost CPU the
+		// agent does not spend.
+		factory := informers.NewSharedInformerFactory(client, 0)
+		seen := map[string]bool{}
+		for _, name := range strings.Split(*kindList, ",") {
+			name = strings.TrimSpace(name)
+			newInformer, ok := kinds[name]
+			if !ok {
+				return fmt.Errorf("unknown kind %q (known: %s)", name, strings.Join(slices.Sorted(maps.Keys(kinds)), ", "))
 			}
+			// The factory hands back the same informer for a repeated kind; counting it twice would
+			// double the objects and the latency samples.
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			informer := newInformer(factory)
+			// Latency samples from the first account only: the others see the same writes.
+			if name == "configmaps" && account == 0 {
+				if _, err := informer.AddEventHandler(latencies.handler(*latencyKey)); err != nil {
+					return err
+				}
+			}
+			stores = append(stores, informer.GetStore())
 		}
-		stores = append(stores, informer.GetStore())
+		factories = append(factories, factory)
 	}
 
 	// Closed stdin means the driver is gone (even if it was SIGKILLed), so it ends the peer like a
@@ -132,12 +172,16 @@ func run() error {
 		close(done)
 	}()
 
-	factory.Start(done)
-	for _, ok := range factory.WaitForCacheSync(done) {
-		// Not synced only when told to stop: the reflectors retry every failure, most of them
-		// silently (an unreachable server is logged only at verbosity 2), until they succeed.
-		if !ok {
-			return nil
+	for _, factory := range factories {
+		factory.Start(done)
+	}
+	for _, factory := range factories {
+		for _, ok := range factory.WaitForCacheSync(done) {
+			// Not synced only when told to stop: the reflectors retry every failure, most of them
+			// silently (an unreachable server is logged only at verbosity 2), until they succeed.
+			if !ok {
+				return nil
+			}
 		}
 	}
 	out := json.NewEncoder(os.Stdout)
