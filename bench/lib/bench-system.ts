@@ -64,6 +64,8 @@ export interface AgentProcessOptions {
   kinds: readonly string[];
   /** Extra lines for the `orchestrator:` section, indented by two spaces. */
   orchestratorExtra?: readonly string[];
+  /** Account names, each on the same kubeconfig and kinds (default: one, `ACCOUNT`). */
+  accounts?: readonly string[];
 }
 
 export interface AgentProcess {
@@ -90,9 +92,11 @@ export async function startAgentProcess(options: AgentProcessOptions): Promise<A
       'orchestrator:',
       ...(options.orchestratorExtra ?? []).map((line) => `  ${line}`),
       '  accounts:',
-      `    - name: ${ACCOUNT}`,
-      `      orchConfigFile: ${options.kubeconfigPath}`,
-      `      kinds: [${options.kinds.join(', ')}]`,
+      ...(options.accounts ?? [ACCOUNT]).flatMap((name) => [
+        `    - name: ${name}`,
+        `      orchConfigFile: ${options.kubeconfigPath}`,
+        `      kinds: [${options.kinds.join(', ')}]`,
+      ]),
       `server:\n  host: 127.0.0.1\n  port: ${healthPort}`,
       `telemetry:\n  enabled: true\n  port: ${metricsPort}`,
       `pprof:\n  enabled: true\n  port: ${pprofPort}`,

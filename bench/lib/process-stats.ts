@@ -1,7 +1,7 @@
 // What a process costs, read from /proc the same way for every process a benchmark compares (Node
 // agent, Go informer), so that no figure depends on what a program says of itself.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 export interface ProcessStats {
   /** Resident set size now (VmRSS). */
@@ -75,4 +75,17 @@ export function findProcess(match: (args: readonly string[]) => boolean): number
     }
   }
   return undefined;
+}
+
+/** Open sockets of a process (TCP connections and listeners, Unix sockets), from its descriptors. */
+export function socketCount(pid: number): number {
+  let sockets = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) sockets++;
+    } catch {
+      // Closed meanwhile.
+    }
+  }
+  return sockets;
 }
