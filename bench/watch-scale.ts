@@ -18,7 +18,7 @@ import { startCluster } from '../test/cluster/cluster.ts';
 import { startPostgres } from '../test/support/postgres-server.ts';
 import { ACCOUNT, startAgentProcess, startBenchControlPlane, waitFor, within } from './lib/bench-system.ts';
 import { type Population, populate, population } from './lib/populate.ts';
-import { processStats } from './lib/process-stats.ts';
+import { findProcess, processStats, processTreeCpuSeconds } from './lib/process-stats.ts';
 import { rawList } from './lib/raw-list.ts';
 import { storeBusy, storedObjects } from './lib/store-probe.ts';
 import { fixed, median, mib, ratio, table } from './lib/summary.ts';
@@ -54,6 +54,9 @@ interface Figures {
   /** The agent only: seconds cloudctl spent committing batches until the sync, and how many. */
   storeSeconds?: number;
   storeCommits?: number;
+  /** The agent only: CPU seconds of cloudctl (this process) and of PostgreSQL until the sync. */
+  cloudctlCpuSeconds?: number;
+  postgresCpuSeconds?: number;
 }
 
 async function allPodsRunning(client: ApiClient): Promise<boolean> {
@@ -71,6 +74,15 @@ async function measureAgent(
   const controlPlane = await startBenchControlPlane(dir, postgres?.url);
   const stored = storedObjects(controlPlane.plane.store.cache);
   const busy = storeBusy(controlPlane.plane.store.cache);
+  const port = postgres === undefined ? undefined : new URL(postgres.url).port;
+  const postmaster =
+    port === undefined
+      ? undefined
+      : findProcess((args) => args[0]?.endsWith('/postgres') === true && args.includes(port));
+  // PGlite runs inside cloudctl's process: its CPU is cloudctl's.
+  const postgresCpu = () => (postmaster === undefined ? 0 : processTreeCpuSeconds(postmaster));
+  const cloudctlBefore = process.cpuUsage();
+  const postgresBefore = postgresCpu();
   const started = performance.now();
   const agent = await startAgentProcess({
     dir,
@@ -92,6 +104,8 @@ async function measureAgent(
     const syncMs = performance.now() - started;
     const atSync = processStats(agent.pid);
     const store = busy();
+    const cloudctlCpu = process.cpuUsage(cloudctlBefore);
+    const postgresCpuSeconds = postgresCpu() - postgresBefore;
     log(
       `  cloudctl committed ${store.commits} batches in ${store.seconds.toFixed(2)} s of ${(syncMs / 1000).toFixed(2)} s`,
     );
@@ -110,6 +124,8 @@ async function measureAgent(
       cpuSecondsAtSync: atSync.cpuSeconds,
       storeSeconds: store.seconds,
       storeCommits: store.commits,
+      cloudctlCpuSeconds: (cloudctlCpu.user + cloudctlCpu.system) / 1e6,
+      postgresCpuSeconds,
     };
   } finally {
     await agent.stop();
@@ -205,7 +221,13 @@ function sizeTable(result: SizeResult): string {
     `cloudctl committing batches until the sync: ${fixed(
       medianOf(agent, (f) => f.storeSeconds ?? 0),
       2,
-    )} s in ${Math.round(medianOf(agent, (f) => f.storeCommits ?? 0))} commits (median).`,
+    )} s in ${Math.round(medianOf(agent, (f) => f.storeCommits ?? 0))} commits (median); CPU until the sync: cloudctl ${fixed(
+      medianOf(agent, (f) => f.cloudctlCpuSeconds ?? 0),
+      2,
+    )} s, PostgreSQL ${fixed(
+      medianOf(agent, (f) => f.postgresCpuSeconds ?? 0),
+      2,
+    )} s (0 on PGlite, inside cloudctl).`,
   ].join('\n');
 }
 
