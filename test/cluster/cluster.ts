@@ -11,7 +11,7 @@ import { writeCredentials } from './credentials.ts';
 import { stopwatch } from './elapsed.ts';
 import { compactEtcd, startEtcd } from './etcd.ts';
 import { freePort, retryOnPortCollision } from './free-port.ts';
-import { type ApiServerSpec, startApiServer } from './kube-apiserver.ts';
+import { type ApiServerSpec, auditLogFile, startApiServer } from './kube-apiserver.ts';
 import { startControllerManager } from './kube-controller-manager.ts';
 import { startScheduler } from './kube-scheduler.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
@@ -27,6 +27,8 @@ export interface StartClusterOptions {
   readonly featureGates?: string;
   /** Progress and the start time go here (default: stderr, prefixed `[cluster]`). */
   readonly log?: (line: string) => void;
+  /** Have the API server write an audit log of every request as it arrives (`Cluster.auditLogFile`). */
+  readonly auditLog?: boolean;
   /** The binaries to run (default: the build cache; fails with the build command if it is empty). */
   readonly binaries?: Binaries;
   /** Where the cluster's temporary directory is created (default: the OS temp dir). */
@@ -53,6 +55,8 @@ export interface Cluster {
   readonly etcdUrl: string;
   /** The binaries the cluster runs; kubectl, helm and grpcurl are there too. */
   readonly binaries: Binaries;
+  /** The API server's audit log (JSON lines), when started with `auditLog`. */
+  readonly auditLogFile?: string;
   /** Milliseconds `startCluster` took. */
   readonly startMs: number;
   /** An API client with the admin token. Closed by `stop()`. */
@@ -122,6 +126,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
         credentials,
         watchCache: options.watchCache ?? true,
         ...(options.featureGates === undefined ? {} : { featureGates: options.featureGates }),
+        ...(options.auditLog ? { auditLog: true } : {}),
       };
       return { spec, api: await startApiServer(spec, timeoutMs) };
     });
@@ -187,6 +192,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
       adminToken: credentials.adminToken,
       etcdUrl: etcd.url,
       binaries,
+      ...(options.auditLog ? { auditLogFile: auditLogFile(dir) } : {}),
       startMs,
       client: admin,
       pids: () =>

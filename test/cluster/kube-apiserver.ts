@@ -3,7 +3,7 @@
 // (SANs: 127.0.0.1, the `kubernetes` service IP and names); `apiserver.crt` holds both, and the
 // harness hands that bundle out as the cluster CA. A restart finds the files and keeps them, so
 // clients keep trusting the server.
-import { access, mkdir, readFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiClient } from './api-client.ts';
 import type { Binaries } from './binary-cache.ts';
@@ -24,7 +24,29 @@ export interface ApiServerSpec {
   readonly watchCache: boolean;
   /** `--feature-gates`, e.g. `WatchList=false` for an API server without streaming lists. */
   readonly featureGates?: string;
+  /**
+   * Write an audit log (`auditLogFile(dir)`, JSON lines): every request's metadata when the server
+   * receives it, so a benchmark can time a client's first request from the server's side.
+   */
+  readonly auditLog?: boolean;
 }
+
+/**
+ * The audit policy of `auditLog`: each request once, at the RequestReceived stage (its
+ * `requestReceivedTimestamp`, microseconds), with verb, URI, user and user agent; no bodies.
+ */
+const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [ResponseStarted, ResponseComplete, Panic]
+rules:
+  - level: Metadata
+`;
+
+export function auditLogFile(dir: string): string {
+  return join(dir, 'logs', 'audit.log');
+}
+
+const auditPolicyFile = (dir: string) => join(dir, 'audit-policy.yaml');
 
 export const SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
@@ -54,6 +76,9 @@ export function apiServerArgs(spec: ApiServerSpec): string[] {
     // of waiting for them: otherwise shutdown with watchers connected takes the full 60 s timeout.
     '--shutdown-watch-termination-grace-period=2s',
     ...(spec.featureGates === undefined ? [] : [`--feature-gates=${spec.featureGates}`]),
+    ...(spec.auditLog
+      ? [`--audit-policy-file=${auditPolicyFile(spec.dir)}`, `--audit-log-path=${auditLogFile(spec.dir)}`]
+      : []),
   ];
 }
 
@@ -70,6 +95,7 @@ export interface ApiServer {
 
 export async function startApiServer(spec: ApiServerSpec, timeoutMs = 60_000): Promise<ApiServer> {
   await mkdir(certDir(spec.dir), { recursive: true, mode: 0o700 });
+  if (spec.auditLog) await writeFile(auditPolicyFile(spec.dir), AUDIT_POLICY);
   const process = await ClusterProcess.start(
     {
       name: 'kube-apiserver',
