@@ -4,8 +4,6 @@
 // Secret-bearing fields are redacted.
 import { once } from 'node:events';
 import pino, { type DestinationStream, type Logger, type StreamEntry } from 'pino';
-import pretty from 'pino-pretty';
-import pinoRoll from 'pino-roll';
 import type { AgentConfig, LogLevel } from '../config/index.ts';
 import { type AgentContextSources, logFields } from './agent-context.ts';
 import { pruneLogFiles, retireLogFile } from './log-retention.ts';
@@ -91,6 +89,8 @@ async function fileDestination(
   // and under load one file took a multi-megabyte burst past maxSizeMb; in sync mode the overshoot is
   // at most what one synchronous stretch of logging writes. An agent logs little, so the blocking
   // writes cost nothing that matters.
+  // Loaded only here: pino-roll brings date-fns, ~300 modules (~6 MiB, ~60 ms at start).
+  const { default: pinoRoll } = await import('pino-roll');
   const stream = await pinoRoll({ file, size: `${settings.maxSizeMb}m`, mkdir: true, sync: true });
   // SonicBoom opens files asynchronously: the first 'ready' names the first file, each later one
   // follows a rotation.
@@ -141,8 +141,10 @@ export async function createLogger(config: AgentConfig, deps: LoggerDeps): Promi
   if (settings.file === undefined || ('multiWrite' in settings && settings.multiWrite))
     targets.push(deps.stdout);
 
+  // Loaded only for text logs: JSON logging does without pino-pretty and its dependencies.
+  const pretty = settings.format === 'json' ? undefined : (await import('pino-pretty')).default;
   const formatted =
-    settings.format === 'json'
+    pretty === undefined
       ? targets
       : targets.map((destination) => {
           const stream = pretty({
