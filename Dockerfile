@@ -38,5 +38,6 @@ USER 1000:1000
 EXPOSE 8082 8008
 # --max-semi-space-size caps V8's young generation at 16 MiB per semi-space: under a large initial
 # sync V8 otherwise grows it to 64 MiB each and keeps the memory (see docs/benchmarks.md).
-ENTRYPOINT ["/usr/bin/tini", "--", "node", "--max-semi-space-size=16", "/app/bin/orch-agent.js"]
+# --expose-gc lets the agent shrink it again once synced (src/agent/observability/idle-memory.ts).
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "--max-semi-space-size=16", "--expose-gc", "/app/bin/orch-agent.js"]
 CMD ["run", "--config", "/etc/orch-agent/config.yaml"]

@@ -18,6 +18,7 @@ import {
   createLogger,
   defaultContextSources,
   HealthChecks,
+  IdleMemoryRelease,
   type SideServer,
   startHealthServer,
   startMetricsServer,
@@ -29,6 +30,8 @@ import { GrpcCacheSink } from './watch/grpc-cache-sink.ts';
 import { ConnectionBoundWatches, WatchManager, WatchRegistry } from './watch/index.ts';
 import { PodMetricsPoller } from './watch/pod-metrics-poller.ts';
 
+const mib = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
+
 /** Kubernetes gives a pod 30 s after SIGTERM by default; 5 s are left for reporting and flushing. */
 export const SHUTDOWN_DEADLINE_MS = 25_000;
 
@@ -38,6 +41,8 @@ export const DEFAULT_OPERATION_DEADLINE_MS = 5 * 60_000;
 const ACCOUNT_CHECK_TIMEOUT_MS = 15_000;
 /** How long, at shutdown, results still queued get to reach the control plane. */
 const RESULT_FLUSH_MS = 3_000;
+/** How often the agent looks whether it has just become synced, to release memory (idle-memory.ts). */
+const IDLE_MEMORY_CHECK_MS = 2_000;
 
 export interface AgentRuntime {
   connection: ControlPlaneConnection;
@@ -241,20 +246,22 @@ export async function runAgent(
     checks: new HealthChecks(),
   };
   late.runtime = runtime;
+  // Failed accounts are reported, not waited for; pending and active ones must have synced, unless
+  // they are not cached (operations only).
+  const waitingForSync = () =>
+    accounts
+      .statuses()
+      .filter(
+        (a) => a.state === 'PENDING' || (a.state === 'ACTIVE' && a.caching && !watch.accountSynced(a.name)),
+      )
+      .map((a) => a.name);
   lifecycle.addStatic(config.orchestrator.accounts);
   runtime.checks.register(connection.readinessCheck());
   runtime.checks.register({
     name: 'initial-sync',
     kind: 'readiness',
     check: () => {
-      // Failed accounts are reported, not waited for; pending and active ones must have synced,
-      // unless they are not cached (operations only).
-      const waiting = accounts
-        .statuses()
-        .filter(
-          (a) => a.state === 'PENDING' || (a.state === 'ACTIVE' && a.caching && !watch.accountSynced(a.name)),
-        )
-        .map((a) => a.name);
+      const waiting = waitingForSync();
       return waiting.length === 0
         ? { ok: true, message: 'every active account has synced' }
         : { ok: false, message: `initial sync in progress: ${waiting.join(', ')}` };
@@ -308,6 +315,17 @@ export async function runAgent(
   // In the background: accounts start in groups (cacheGroupSize) once a session is registered, and
   // readiness waits for them.
   void bound.open();
+  const stopIdleRelease = new IdleMemoryRelease({
+    synced: () => waitingForSync().length === 0,
+    gc: globalThis.gc,
+    rss: () => process.memoryUsage.rss(),
+    now: () => performance.now(),
+    onReleased: ({ pauseMs, rssBeforeBytes, rssAfterBytes }) =>
+      log.info(
+        { pauseMs: Math.round(pauseMs), rssBeforeMiB: mib(rssBeforeBytes), rssAfterMiB: mib(rssAfterBytes) },
+        'synced: released the memory the start-up and sync left behind',
+      ),
+  }).start(IDLE_MEMORY_CHECK_MS);
 
   log.info(
     {
@@ -333,6 +351,7 @@ export async function runAgent(
       'operation cut off by shutdown, reported as failed',
     );
   }
+  stopIdleRelease();
   await Promise.all([...podMetrics.values()].map((poller) => poller.stop()));
   await watch.stop();
   await lifecycle.close();

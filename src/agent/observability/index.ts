@@ -7,6 +7,7 @@ export type { CheckResult, HealthCheck, ProbeKind } from './health-checks.ts';
 export { HealthChecks } from './health-checks.ts';
 export type { AdminSources } from './health-server.ts';
 export { startHealthServer } from './health-server.ts';
+export { IdleMemoryRelease } from './idle-memory.ts';
 export { causeOf } from './log-cause.ts';
 export type { AgentLogger, AgentLogging, Log } from './logger.ts';
 export { createLogger } from './logger.ts';
