@@ -14,3 +14,9 @@ export const AGENT_ENV = {
   MALLOC_MMAP_THRESHOLD_: '131072',
   MALLOC_TRIM_THRESHOLD_: '131072',
 } as const;
+
+/**
+ * Packages the agent imports only when a setting asks for them; the image's compile cache is filled
+ * with them too (compile-cache-warmup.ts; test/packaging checks the list against the sources).
+ */
+export const LAZY_PACKAGES = ['pino-pretty', 'pino-roll'] as const;

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { AGENT_ENV, AGENT_NODE_FLAGS } from '../../src/agent/agent-runtime.ts';
+import { AGENT_ENV, AGENT_NODE_FLAGS, LAZY_PACKAGES } from '../../src/agent/agent-runtime.ts';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
@@ -84,6 +85,48 @@ describe('Dockerfile', () => {
     for (const key of ['title', 'description', 'source', 'licenses', 'version', 'revision']) {
       expect(labels).toContain(`org.opencontainers.image.${key}=`);
     }
+  });
+
+  it("fills the compile cache at build time with the ENTRYPOINT's flags, as the user the agent runs as", () => {
+    // Node keys the cache by V8 flags and user id: filled any other way, the agent would miss it.
+    const cacheDir = finalStage
+      .filter((i) => i.keyword === 'ENV')
+      .flatMap((i) => i.args.split(/\s+/))
+      .find((word) => word.startsWith('NODE_COMPILE_CACHE='))
+      ?.split('=')[1];
+    expect(cacheDir).toMatch(/^\/app\//);
+    const warm = finalStage.findIndex(
+      (i) => i.keyword === 'RUN' && i.args.includes('compile-cache-warmup.ts'),
+    );
+    expect(finalStage[warm]?.args).toMatch(
+      new RegExp(`^node ${AGENT_NODE_FLAGS.join(' ')} src/agent/compile-cache-warmup\\.ts `),
+    );
+    const users = finalStage.filter((i) => i.keyword === 'USER');
+    const userAtWarm = finalStage
+      .slice(0, warm)
+      .filter((i) => i.keyword === 'USER')
+      .at(-1);
+    expect(userAtWarm?.args).toBe(users.at(-1)?.args);
+    const chart = load(readFileSync(join(root, 'helm/orch-agent/values.yaml'), 'utf8')) as {
+      podSecurityContext: { runAsUser: number };
+    };
+    expect(userAtWarm?.args.split(':')[0]).toBe(String(chart.podSecurityContext.runAsUser));
+  });
+
+  it('warms every package the agent imports only when a setting asks for it', () => {
+    const lazy = new Set<string>();
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name.endsWith('.ts'))
+          for (const match of readFileSync(path, 'utf8').matchAll(/\b(?:import|require)\('([^.'][^']*)'\)/g))
+            lazy.add(match[1] as string);
+      }
+    };
+    walk(join(root, 'src/agent'));
+    expect(lazy.size).toBeGreaterThan(0);
+    expect([...LAZY_PACKAGES].sort()).toEqual([...lazy].sort());
   });
 
   it('copies every runtime folder the agent imports from', () => {

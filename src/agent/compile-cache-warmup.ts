@@ -1,0 +1,27 @@
+// Run once when the image is built (Dockerfile), with the agent's Node flags, as the user the agent
+// runs as: Node's compile cache (NODE_COMPILE_CACHE, keyed by Node version, V8 flags and user id)
+// then holds every module the agent can load, compiled, and for our .ts sources their stripped
+// JavaScript. The agent then starts without parsing and compiling them, and without loading Node's
+// TypeScript stripper (a WebAssembly module of ~17 MiB resident). Importing is all it does: no
+// module here starts anything at import, except cli.ts, the entry, which is left out.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { LAZY_PACKAGES } from './agent-runtime.ts';
+
+const AGENT_DIR = fileURLToPath(new URL('.', import.meta.url));
+const ENTRY = join(AGENT_DIR, 'cli.ts');
+const SELF = fileURLToPath(import.meta.url);
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && path !== ENTRY && path !== SELF ? [path] : [];
+  });
+}
+
+// As bin/orch-agent.js does: the hooks first, so client-node loads as the agent loads it.
+await import('./kube/slim-client-node.ts');
+for (const file of sources(AGENT_DIR)) await import(pathToFileURL(file).href);
+for (const name of LAZY_PACKAGES) await import(name);
