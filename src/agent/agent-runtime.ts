@@ -19,4 +19,10 @@ export const AGENT_ENV = {
  * Packages the agent imports only when a setting asks for them; the image's compile cache is filled
  * with them too (compile-cache-warmup.ts; test/packaging checks the list against the sources).
  */
-export const LAZY_PACKAGES = ['pino-pretty', 'pino-roll'] as const;
+export const LAZY_PACKAGES = [
+  '@kubernetes/client-node/dist/oidc_auth.js',
+  'pino-pretty',
+  'pino-roll',
+  'socks',
+  'socks-proxy-agent',
+] as const;

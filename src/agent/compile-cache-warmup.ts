@@ -21,7 +21,8 @@ function sources(dir: string): string[] {
   });
 }
 
-// As bin/orch-agent.js does: the hooks first, so client-node loads as the agent loads it.
+// As bin/orch-agent.js does: the hooks first, so client-node and zod load as the agent loads them.
 await import('./kube/slim-client-node.ts');
+await import('./config/slim-zod.ts');
 for (const file of sources(AGENT_DIR)) await import(pathToFileURL(file).href);
 for (const name of LAZY_PACKAGES) await import(name);
