@@ -2,8 +2,6 @@
 // exec plugins, client certificates, TLS settings) to each request; the request itself is ours, so
 // bodies stay raw JSON (no typed-model round trip that would drop unknown fields) and watches stream
 // line by line without holding objects.
-import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
 import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { HttpMethod, RequestContext } from '@kubernetes/client-node/dist/gen/http/http.js';
 import { fetch } from 'undici';
@@ -162,19 +160,37 @@ export class KubeHttp {
       const text = await response.text();
       throw new KubeApiError(response.status, 'GET', path, text.startsWith('{') ? JSON.parse(text) : text);
     }
-    const lines = createInterface({
-      input: Readable.fromWeb(response.body),
-      crlfDelay: Number.POSITIVE_INFINITY,
-    });
+    // Read a chunk only when the consumer wants the next event: while the agent's buffer is full the
+    // body stays unread, so TCP holds the API server back. (readline reads ahead without limit: with
+    // a thousand streaming lists waiting on a full buffer it queued hundreds of MiB of lines.)
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    const parse = (line: string): WatchEvent | undefined => {
+      const event: unknown = JSON.parse(line);
+      return isRecord(event) && isWatchType(event.type) && isRecord(event.object)
+        ? { type: event.type, object: event.object }
+        : undefined;
+    };
+    let rest = '';
     try {
-      for await (const line of lines) {
-        if (line === '') continue;
-        const event: unknown = JSON.parse(line);
-        if (isRecord(event) && isWatchType(event.type) && isRecord(event.object))
-          yield { type: event.type, object: event.object };
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        const text = rest + decoder.decode(value, { stream: true });
+        let start = 0;
+        for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+          const line = text.slice(start, end).trim();
+          start = end + 1;
+          const event = line === '' ? undefined : parse(line);
+          if (event !== undefined) yield event;
+        }
+        rest = text.slice(start);
       }
+      const last = (rest + decoder.decode()).trim();
+      const event = last === '' ? undefined : parse(last);
+      if (event !== undefined) yield event;
     } finally {
-      lines.close();
+      await reader.cancel().catch(() => undefined);
     }
   }
 }
