@@ -8,6 +8,7 @@ import { fetch } from 'undici';
 import { errorCode, isRecord } from '../../lib/is-record.ts';
 import { type RetryPolicy, withRetries } from '../../lib/retry.ts';
 import { KubeApiError } from './kube-api-error.ts';
+import { shareDispatchers } from './shared-dispatchers.ts';
 
 export type KubeVerb =
   | 'get'
@@ -83,6 +84,7 @@ export class KubeHttp {
 
   constructor(kubeConfig: KubeConfig, server: string, deps: KubeHttpDeps = {}) {
     this.#kc = kubeConfig;
+    shareDispatchers(kubeConfig);
     this.server = server.replace(/\/$/, '');
     this.#deps = deps;
   }
