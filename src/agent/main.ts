@@ -65,6 +65,8 @@ export async function runAgent(
     onStarted?: (runtime: AgentRuntime) => void;
     /** Prefix of the service-account files for `serviceAccount: true` (tests run in-cluster mode outside a pod). */
     serviceAccountRoot?: string;
+    /** The first wait before a static account that failed at start is checked again (default 5 s). */
+    accountRetryMs?: number;
   } = {},
 ): Promise<void> {
   const { config } = loaded;
@@ -205,6 +207,7 @@ export async function runAgent(
     },
     log,
     checkTimeoutMs: ACCOUNT_CHECK_TIMEOUT_MS,
+    ...(options.accountRetryMs === undefined ? {} : { retryInitialMs: options.accountRetryMs }),
   });
 
   const bound: ConnectionBoundWatches = new ConnectionBoundWatches({
@@ -311,7 +314,8 @@ export async function runAgent(
 
   connection.onStateChange((state, previous) => bound.connectionChanged(state, previous));
   await connection.start();
-  await Promise.all(config.orchestrator.accounts.map((account) => lifecycle.activate(account)));
+  const accountRetries = new AbortController();
+  await lifecycle.activateStatic(config.orchestrator.accounts, accountRetries.signal);
   // In the background: accounts start in groups (cacheGroupSize) once a session is registered, and
   // readiness waits for them.
   void bound.open();
@@ -352,6 +356,7 @@ export async function runAgent(
     );
   }
   stopIdleRelease();
+  accountRetries.abort();
   await Promise.all([...podMetrics.values()].map((poller) => poller.stop()));
   await watch.stop();
   await lifecycle.close();

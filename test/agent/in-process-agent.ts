@@ -31,6 +31,7 @@ export interface InProcessAgentOptions {
   env?: NodeJS.ProcessEnv;
   shutdownDeadlineMs?: number;
   serviceAccountRoot?: string;
+  accountRetryMs?: number;
 }
 
 /**

@@ -14,6 +14,7 @@
 // - a directive with caching off stops the account's watches (operations still run); on, starts them
 //   with the directive's kinds/omitKinds where given.
 // Changes to one account run one at a time, in the order they arrived; different accounts in parallel.
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type AccountConfig,
   type AccountDefinition,
@@ -52,6 +53,9 @@ export interface AccountLifecycleDeps {
   log: Log;
   /** How long the first reachability check of an account may take. */
   checkTimeoutMs: number;
+  /** Checks of a static account that failed at start are retried after this, doubling to `retryMaxMs`. */
+  retryInitialMs?: number;
+  retryMaxMs?: number;
 }
 
 export class AccountLifecycle {
@@ -98,6 +102,40 @@ export class AccountLifecycle {
       this.#log.info({ account: account.name, cluster: clusters.info(account.name) }, 'account active');
     else this.#log.error({ account: account.name, reason: message }, 'account failed');
     return connected;
+  }
+
+  /**
+   * Activates the config file's accounts; each one that fails (its cluster unreachable or slow at
+   * start, its credentials refused) is checked again in the background, after 5 s doubling to 5 min,
+   * until it is ACTIVE, and then its watches start. Without it an API server that was down, or
+   * starved, while the agent started left the account FAILED until a restart. (Dynamic accounts are
+   * sent again by the control plane at each registration.)
+   */
+  async activateStatic(accounts: ReadonlyArray<AccountConfig>, signal: AbortSignal): Promise<void> {
+    const activated = await Promise.all(accounts.map((account) => this.activate(account)));
+    accounts.forEach((account, i) => {
+      if (activated[i] !== true) void this.#retry(account, signal);
+    });
+  }
+
+  async #retry(account: AccountConfig, signal: AbortSignal): Promise<void> {
+    const max = this.#deps.retryMaxMs ?? 5 * 60_000;
+    for (let delay = this.#deps.retryInitialMs ?? 5000; !signal.aborted; delay = Math.min(max, delay * 2)) {
+      this.#log.info({ account: account.name, retryInMs: delay }, 'account failed; checking it again later');
+      try {
+        await sleep(delay, undefined, { signal });
+      } catch {
+        return;
+      }
+      let active = false;
+      await this.#serial(account.name, async () => {
+        if (signal.aborted || this.#deps.registry.status(account.name)?.source !== 'static-agent-config')
+          return;
+        active = await this.activate(account);
+        if (active && !signal.aborted) await this.#deps.watching.start(account.name);
+      });
+      if (active) return;
+    }
   }
 
   /** add_accounts. Resolves once every entry has been taken, refused or has failed. */

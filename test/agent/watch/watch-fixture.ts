@@ -8,7 +8,12 @@ import { AGENT_TOKEN, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { freePort } from '../../cluster/free-port.ts';
 import type { ApiClient, ApiResponse } from '../../cluster/index.ts';
 import { writeConfig } from '../config/config-fixture.ts';
-import { type LogEntry, msUntil as pollUntil, startInProcessAgent } from '../in-process-agent.ts';
+import {
+  type InProcessAgentOptions,
+  type LogEntry,
+  msUntil as pollUntil,
+  startInProcessAgent,
+} from '../in-process-agent.ts';
 
 export interface RunningAgent {
   runtime: AgentRuntime;
@@ -28,6 +33,7 @@ export async function startAgent(
   cp: TestControlPlane,
   settings: Record<string, unknown>,
   logLevel = 'fatal',
+  options: InProcessAgentOptions = {},
 ): Promise<RunningAgent> {
   const healthPort = await freePort();
   const metricsPort = await freePort();
@@ -38,7 +44,7 @@ export async function startAgent(
     cloudctl: { grpc: cp.address, insecure: true, auth: { token: AGENT_TOKEN } },
     ...settings,
   };
-  const agent = await startInProcessAgent(config);
+  const agent = await startInProcessAgent(config, options);
   return { runtime: agent.runtime, healthPort, metricsPort, logs: agent.logs, stop: () => agent.stop() };
 }
 
