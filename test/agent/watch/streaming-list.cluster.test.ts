@@ -4,17 +4,11 @@
 // list is. An API server without them (WatchList off) refuses the request, and the scope lists by
 // pages instead. ScopeWatchers are driven directly against real API servers: the shared cluster,
 // and one started here with `--feature-gates=WatchList=false`; the servers' answers are counted.
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeHttp, type KubeVerb } from '../../../src/agent/kube/index.ts';
 import type { CacheItem } from '../../../src/agent/watch/cache-item.ts';
 import { CoalescingBuffer } from '../../../src/agent/watch/coalescing-buffer.ts';
-import {
-  type ListMethod,
-  TaskBudget,
-  type WatchObserver,
-  WatchRegistry,
-} from '../../../src/agent/watch/index.ts';
+import { TaskBudget, WatchRegistry } from '../../../src/agent/watch/index.ts';
 import { ScopeWatcher } from '../../../src/agent/watch/scope-watcher.ts';
 import {
   type ApiClient,
@@ -23,7 +17,16 @@ import {
   sharedClusterClient,
   startCluster,
 } from '../../cluster/index.ts';
-import { createConfigMap, createNamespace, deleteObject, msUntil, ROOT_CA } from './watch-fixture.ts';
+import {
+  CONFIG_MAPS,
+  createConfigMap,
+  createNamespace,
+  deleteObject,
+  msUntil,
+  ROOT_CA,
+  recordingObserver,
+  tokenKubeConfig,
+} from './watch-fixture.ts';
 
 const NS = 'streaming-list';
 const OTHER_NS = 'streaming-list-other';
@@ -51,39 +54,13 @@ interface Server {
 
 /** A ScopeWatcher on the ConfigMaps of `namespace`, with everything it reports collected. */
 function configMapWatcher(target: Server, namespace: string, budget: TaskBudget) {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'c', server: target.server, caFile: target.caFile }],
-    users: [{ name: 'u', token: target.adminToken }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
+  const kc = tokenKubeConfig(target.server, target.caFile, target.adminToken);
   const answered: Array<{ verb: KubeVerb; code: number }> = [];
-  const methods: ListMethod[] = [];
-  const refusals: string[] = [];
-  const observer: WatchObserver = {
-    listed: (_scope, _reason, _objects, _seconds, method) => methods.push(method),
-    streamingListRefused: (_scope, cause) => refusals.push(cause),
-    resumed: () => undefined,
-    restarted: () => undefined,
-    failed: () => undefined,
-    inFlight: () => undefined,
-    acknowledged: () => undefined,
-    publishFailed: () => undefined,
-  };
+  const { observer, methods, refusals } = recordingObserver();
   const buffer = new CoalescingBuffer(1000);
   const watcher = new ScopeWatcher({
     http: new KubeHttp(kc, target.server, { onResponse: (verb, code) => answered.push({ verb, code }) }),
-    resource: {
-      group: '',
-      version: 'v1',
-      resource: 'configmaps',
-      kind: 'ConfigMap',
-      namespaced: true,
-      verbs: ['list', 'watch'],
-      subresources: [],
-      preferred: true,
-    },
+    resource: CONFIG_MAPS,
     scope: { account: 'streaming', group: '', kind: 'ConfigMap', namespace },
     buffer,
     budget,

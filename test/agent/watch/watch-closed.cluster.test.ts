@@ -3,21 +3,21 @@
 // streaming list (whose watch goes on after the list) and after a paginated one. The
 // ScopeWatcher is driven directly against the shared cluster with a 1 s server-side watch timeout
 // (the agent's is a randomized 5–10 minutes); the API server's answers are counted by verb.
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeHttp, type KubeVerb } from '../../../src/agent/kube/index.ts';
 import { CoalescingBuffer } from '../../../src/agent/watch/coalescing-buffer.ts';
-import {
-  type ListMethod,
-  type ListReason,
-  type RestartReason,
-  TaskBudget,
-  type WatchObserver,
-  WatchRegistry,
-} from '../../../src/agent/watch/index.ts';
+import { TaskBudget, WatchRegistry } from '../../../src/agent/watch/index.ts';
 import { ScopeWatcher } from '../../../src/agent/watch/scope-watcher.ts';
 import { type ApiClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
-import { createConfigMap, createNamespace, deleteObject, msUntil } from './watch-fixture.ts';
+import {
+  CONFIG_MAPS,
+  createConfigMap,
+  createNamespace,
+  deleteObject,
+  msUntil,
+  recordingObserver,
+  tokenKubeConfig,
+} from './watch-fixture.ts';
 
 const NS = 'watch-closed';
 let admin: ApiClient;
@@ -40,44 +40,14 @@ describe('a watch the server closes', () => {
     'after a list by $method: is restarted with reason closed, from the last version without a list, and later events still arrive',
     async ({ method, lists: listRequests }) => {
       const { server, caFile, adminToken } = sharedCluster();
-      const kc = new KubeConfig();
-      kc.loadFromOptions({
-        clusters: [{ name: 'c', server, caFile }],
-        users: [{ name: 'u', token: adminToken }],
-        contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-        currentContext: 'x',
-      });
+      const kc = tokenKubeConfig(server, caFile, adminToken);
       const answered: KubeVerb[] = [];
-      const lists: ListReason[] = [];
-      const methods: ListMethod[] = [];
-      const restarts: RestartReason[] = [];
-      const observer: WatchObserver = {
-        listed: (_scope, reason, _objects, _seconds, how) => {
-          lists.push(reason);
-          methods.push(how);
-        },
-        streamingListRefused: () => undefined,
-        resumed: () => undefined,
-        restarted: (_scope, reason) => restarts.push(reason),
-        failed: () => undefined,
-        inFlight: () => undefined,
-        acknowledged: () => undefined,
-        publishFailed: () => undefined,
-      };
+      const { observer, lists, methods, restarts } = recordingObserver();
       const buffer = new CoalescingBuffer(1000);
       const stop = new AbortController();
       const watcher = new ScopeWatcher({
         http: new KubeHttp(kc, server, { onResponse: (verb) => answered.push(verb) }),
-        resource: {
-          group: '',
-          version: 'v1',
-          resource: 'configmaps',
-          kind: 'ConfigMap',
-          namespaced: true,
-          verbs: ['list', 'watch'],
-          subresources: [],
-          preferred: true,
-        },
+        resource: CONFIG_MAPS,
         scope: { account: 'closed', group: '', kind: 'ConfigMap', namespace: NS },
         buffer,
         budget: new TaskBudget({ totalBudget: 0, budgetPerAccount: 0, queueCheckFrequencyMs: 100 }),

@@ -1,7 +1,10 @@
 // What the watch acceptance tests share: an agent run in-process against a real control plane (as in
 // test/agent/end-to-end.cluster.test.ts), readers of the control plane's store and of the API
 // server's request counters, and small helpers to change objects in a cluster.
+import { KubeConfig } from '@kubernetes/client-node';
+import type { ApiResource } from '../../../src/agent/kube/index.ts';
 import type { AgentRuntime } from '../../../src/agent/main.ts';
+import type { ListMethod, ListReason, RestartReason, WatchObserver } from '../../../src/agent/watch/index.ts';
 import type { CacheStore } from '../../../src/cloudctl/caching/index.ts';
 import { isRecord } from '../../../src/lib/is-record.ts';
 import { AGENT_TOKEN, type TestControlPlane } from '../../cloudctl/harness.ts';
@@ -279,4 +282,52 @@ export function holdCommits(cache: CacheStore): { open(): void } {
     return apply(changes, now);
   };
   return { open: () => opened() };
+}
+
+/** ConfigMaps as discovery describes them, for ScopeWatchers driven directly. */
+export const CONFIG_MAPS: ApiResource = {
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+  verbs: ['list', 'watch'],
+  subresources: [],
+  preferred: true,
+};
+
+/** A kubeconfig for `server` (trusting `caFile`) with a bearer token. */
+export function tokenKubeConfig(server: string, caFile: string, token: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server, caFile }],
+    users: [{ name: 'u', token }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return kc;
+}
+
+/** A WatchObserver that records lists (reason and method), restarts and refused streaming lists. */
+export function recordingObserver() {
+  const seen = {
+    lists: [] as ListReason[],
+    methods: [] as ListMethod[],
+    restarts: [] as RestartReason[],
+    refusals: [] as string[],
+  };
+  const observer: WatchObserver = {
+    listed: (_scope, reason, _objects, _seconds, method) => {
+      seen.lists.push(reason);
+      seen.methods.push(method);
+    },
+    streamingListRefused: (_scope, cause) => seen.refusals.push(cause),
+    resumed: () => undefined,
+    restarted: (_scope, reason) => seen.restarts.push(reason),
+    failed: () => undefined,
+    inFlight: () => undefined,
+    acknowledged: () => undefined,
+    publishFailed: () => undefined,
+  };
+  return { observer, ...seen };
 }

@@ -6,23 +6,16 @@
 // outage of the API server or the control plane as one WARN line with its cause, no stack traces.
 // A private cluster without the watch cache, so a compaction is felt at once (as in
 // relist-after-410.cluster.test.ts), and so its API server may be restarted.
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeHttp } from '../../../src/agent/kube/index.ts';
 import { CoalescingBuffer } from '../../../src/agent/watch/coalescing-buffer.ts';
-import {
-  type ListReason,
-  type RestartReason,
-  TaskBudget,
-  type WatchObserver,
-  WatchRegistry,
-  type WatchStatus,
-} from '../../../src/agent/watch/index.ts';
+import { TaskBudget, WatchRegistry, type WatchStatus } from '../../../src/agent/watch/index.ts';
 import { ScopeWatcher } from '../../../src/agent/watch/scope-watcher.ts';
 import { startTestControlPlane, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { type Cluster, startCluster } from '../../cluster/index.ts';
 import type { LogEntry } from '../in-process-agent.ts';
 import {
+  CONFIG_MAPS,
   clusterNames,
   counterSum,
   createConfigMap,
@@ -33,9 +26,11 @@ import {
   must,
   ROOT_CA,
   type RunningAgent,
+  recordingObserver,
   resourceVersionOf,
   startAgent,
   storedNames,
+  tokenKubeConfig,
 } from './watch-fixture.ts';
 
 const NS = 'health';
@@ -325,38 +320,12 @@ describe('watch health', () => {
     const bindings = `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`;
     await post(bindings, binding);
     const token = await cluster.createServiceAccountToken(ns, 'reader');
-    const kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: 'c', server: cluster.server, caFile: cluster.caFile }],
-      users: [{ name: 'u', token }],
-      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-      currentContext: 'x',
-    });
-    const lists: ListReason[] = [];
-    const restarts: RestartReason[] = [];
-    const observer: WatchObserver = {
-      listed: (_scope, reason) => lists.push(reason),
-      streamingListRefused: () => undefined,
-      resumed: () => undefined,
-      restarted: (_scope, reason) => restarts.push(reason),
-      failed: () => undefined,
-      inFlight: () => undefined,
-      acknowledged: () => undefined,
-      publishFailed: () => undefined,
-    };
+    const kc = tokenKubeConfig(cluster.server, cluster.caFile, token);
+    const { observer, lists, restarts } = recordingObserver();
     const stop = new AbortController();
     const watcher = new ScopeWatcher({
       http: new KubeHttp(kc, cluster.server),
-      resource: {
-        group: '',
-        version: 'v1',
-        resource: 'configmaps',
-        kind: 'ConfigMap',
-        namespaced: true,
-        verbs: ['list', 'watch'],
-        subresources: [],
-        preferred: true,
-      },
+      resource: CONFIG_MAPS,
       scope: { account: 'refused', group: '', kind: 'ConfigMap', namespace: ns },
       buffer: new CoalescingBuffer(1000),
       budget: new TaskBudget({ totalBudget: 0, budgetPerAccount: 0, queueCheckFrequencyMs: 100 }),
