@@ -30,7 +30,7 @@ import {
 } from './lib/bench-system.ts';
 import { startHttpTimer } from './lib/http-timer.ts';
 import { create, pool } from './lib/populate.ts';
-import { findProcess, processTreeCpuSeconds } from './lib/process-stats.ts';
+import { postgresCpuSeconds } from './lib/process-stats.ts';
 import { rawList } from './lib/raw-list.ts';
 import { storedObjects } from './lib/store-probe.ts';
 import { fixed, median, percentile, ratio, table } from './lib/summary.ts';
@@ -179,12 +179,8 @@ async function ingest(
     userTokenHash: hashToken(userToken),
   });
   const stored = storedObjects(controlPlane.plane.store.cache);
-  const port = postgres === undefined ? undefined : new URL(postgres.url).port;
-  const postmaster =
-    port === undefined
-      ? undefined
-      : findProcess((args) => args[0]?.endsWith('/postgres') === true && args.includes(port));
-  const postgresCpu = () => (postmaster === undefined ? Number.NaN : processTreeCpuSeconds(postmaster));
+  const measured = postgresCpuSeconds(postgres?.url);
+  const postgresCpu = () => (postgres === undefined ? Number.NaN : measured());
   const cpuBefore = process.cpuUsage();
   const postgresBefore = postgresCpu();
   const started = performance.now();

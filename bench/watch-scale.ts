@@ -18,7 +18,7 @@ import { startCluster } from '../test/cluster/cluster.ts';
 import { startPostgres } from '../test/support/postgres-server.ts';
 import { ACCOUNT, startAgentProcess, startBenchControlPlane, waitFor, within } from './lib/bench-system.ts';
 import { type Population, populate, population } from './lib/populate.ts';
-import { findProcess, processStats, processTreeCpuSeconds } from './lib/process-stats.ts';
+import { postgresCpuSeconds, processStats } from './lib/process-stats.ts';
 import { rawList } from './lib/raw-list.ts';
 import { storeBusy, storedObjects } from './lib/store-probe.ts';
 import { fixed, median, mib, ratio, table } from './lib/summary.ts';
@@ -74,13 +74,7 @@ async function measureAgent(
   const controlPlane = await startBenchControlPlane(dir, postgres?.url);
   const stored = storedObjects(controlPlane.plane.store.cache);
   const busy = storeBusy(controlPlane.plane.store.cache);
-  const port = postgres === undefined ? undefined : new URL(postgres.url).port;
-  const postmaster =
-    port === undefined
-      ? undefined
-      : findProcess((args) => args[0]?.endsWith('/postgres') === true && args.includes(port));
-  // PGlite runs inside cloudctl's process: its CPU is cloudctl's.
-  const postgresCpu = () => (postmaster === undefined ? 0 : processTreeCpuSeconds(postmaster));
+  const postgresCpu = postgresCpuSeconds(postgres?.url);
   const cloudctlBefore = process.cpuUsage();
   const postgresBefore = postgresCpu();
   const started = performance.now();

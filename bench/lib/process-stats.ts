@@ -89,3 +89,16 @@ export function socketCount(pid: number): number {
   }
   return sockets;
 }
+
+/**
+ * CPU seconds used so far by the PostgreSQL server listening on `databaseUrl`'s port (its postmaster
+ * and every backend); 0 without a server (PGlite runs inside cloudctl's process: its CPU is cloudctl's).
+ */
+export function postgresCpuSeconds(databaseUrl: string | undefined): () => number {
+  const port = databaseUrl === undefined ? undefined : new URL(databaseUrl).port;
+  const postmaster =
+    port === undefined
+      ? undefined
+      : findProcess((args) => args[0]?.endsWith('/postgres') === true && args.includes(port));
+  return () => (postmaster === undefined ? 0 : processTreeCpuSeconds(postmaster));
+}
