@@ -257,11 +257,12 @@ describe('in-cluster mode with the chart', () => {
       const refused = () => lines.filter((l) => l.msg.startsWith('not allowed to watch Secret:'));
       for (let i = 0; i < 200 && refused().length === 0; i++) await sleep(50);
       expect(refused()).toHaveLength(1);
+      // The scope lists by a streaming list, a watch: that is the request the API server refuses.
       expect(refused()[0]).toMatchObject({
         level: 40,
         account: 'in-cluster',
         reason: expect.stringContaining(
-          `system:serviceaccount:${namespace}:orch-orch-agent" cannot list resource "secrets"`,
+          `system:serviceaccount:${namespace}:orch-orch-agent" cannot watch resource "secrets"`,
         ),
       });
       const initialSync = () =>
