@@ -37,6 +37,10 @@ const DEFAULT_OUTBOX_CAPACITY = 10_000;
 /** Operation ids whose account is remembered for their result. */
 const REMEMBERED_OPERATIONS = 10_000;
 
+/** The largest result one message carries: gRPC's 4 MiB that cloudctl accepts, less room for the rest. */
+const MAX_RESULT_BYTES = 3.5 * 1024 * 1024;
+const mebibytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
 export type AccountState = 'ACTIVE' | 'FAILED';
 
 export interface ControlPlaneConnectionOptions {
@@ -163,17 +167,31 @@ export class ControlPlaneConnection {
     this.#closeChannel();
   }
 
-  /** Queues a result; it is delivered per cloudctl.responseRetries, across reconnects. */
+  /**
+   * Queues a result; it is delivered per cloudctl.responseRetries, across reconnects. A result too
+   * large for one message (gRPC's 4 MiB, which cloudctl keeps) is replaced by a RESULT_TOO_LARGE
+   * failure: sent as it is, it would be refused at every attempt and the operation would wait for
+   * its timeout with no word of why.
+   */
   reportResult(result: OperationResult, account?: string): void {
+    const body = result.result === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(result.result));
+    const tooLarge = body.length > MAX_RESULT_BYTES;
+    if (tooLarge)
+      this.#log.warn(
+        { operationId: result.id, resultBytes: body.length, limitBytes: MAX_RESULT_BYTES },
+        'operation result too large to send; reported as failed',
+      );
+    const error = tooLarge
+      ? `RESULT_TOO_LARGE: the result is ${mebibytes(body.length)} MiB of JSON, more than the ${mebibytes(MAX_RESULT_BYTES)} MiB one result may carry; ask for less (a namespace, a label selector)`
+      : result.error === undefined
+        ? ''
+        : `${result.error.code}: ${result.error.message}${result.error.path === undefined ? '' : ` (at ${result.error.path})`}`;
     this.#outbox.add({
       operationId: result.id,
       account: account ?? this.#operationAccounts.get(result.id) ?? '',
-      outcome: result.ok ? 'SUCCEEDED' : 'FAILED',
-      result: result.result === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(result.result)),
-      error:
-        result.error === undefined
-          ? ''
-          : `${result.error.code}: ${result.error.message}${result.error.path === undefined ? '' : ` (at ${result.error.path})`}`,
+      outcome: result.ok && !tooLarge ? 'SUCCEEDED' : 'FAILED',
+      result: tooLarge ? Buffer.alloc(0) : body,
+      error,
     });
   }
 
