@@ -25,6 +25,8 @@ export const BATCH_SIZE = 500;
  */
 export const BATCH_MAX_BYTES = 2 * 1024 * 1024;
 export const BUFFER_CAPACITY = 5000;
+/** The buffer holds at most this much object JSON, so large objects cannot make it the agent's peak. */
+export const BUFFER_MAX_BYTES = 16 * 1024 * 1024;
 /** Batches sent and not yet acknowledged, at most. */
 export const UPLINK_WINDOW = 3;
 
@@ -34,8 +36,6 @@ interface InFlight {
   sent: number;
   result: Promise<{ error: unknown } | undefined>;
 }
-/** The buffer holds at most this much object JSON, so large objects cannot make it the agent's peak. */
-export const BUFFER_MAX_BYTES = 16 * 1024 * 1024;
 /** How long a stop waits for buffered items to reach the control plane (the rest are replayed later). */
 export const STOP_FLUSH_MS = 2000;
 
@@ -180,12 +180,11 @@ export class WatchManager {
     const signal = this.#stopUplink.signal;
     const { observer } = this.#deps;
     const window: InFlight[] = [];
-    const send = (entry: InFlight) => {
-      entry.result = this.#deps.sink.publish(entry.batch, signal).then(
+    const send = (batch: CacheItem[]) =>
+      this.#deps.sink.publish(batch, signal).then(
         () => undefined,
         (error: unknown) => ({ error }),
       );
-    };
     let attempt = 0;
     while (!signal.aborted) {
       if (window.length === 0) {
@@ -201,13 +200,8 @@ export class WatchManager {
         // Beside a batch in flight only a full one goes: sent as soon as there is anything, batches
         // of a few items would each pay a commit, and the sync would be slower than with one in flight.
         if (window.length > 0 && this.buffer.size < BATCH_SIZE && this.buffer.bytes < BATCH_MAX_BYTES) break;
-        const entry: InFlight = {
-          batch: this.buffer.takeNow(BATCH_SIZE, BATCH_MAX_BYTES),
-          sent: performance.now(),
-          result: Promise.resolve(undefined),
-        };
-        send(entry);
-        window.push(entry);
+        const batch = this.buffer.takeNow(BATCH_SIZE, BATCH_MAX_BYTES);
+        window.push({ batch, sent: performance.now(), result: send(batch) });
       }
       this.#publishing = window.length > 0;
       // In flight from here until acknowledged, retries included: a batch waiting for the control
@@ -232,7 +226,7 @@ export class WatchManager {
         );
         attempt++;
         if (signal.aborted) break;
-        for (const entry of window) send(entry);
+        for (const entry of window) entry.result = send(entry.batch);
       }
       this.#publishing = window.length > 0;
       if (window.length === 0) observer.inFlight(0);
