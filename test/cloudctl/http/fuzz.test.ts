@@ -12,13 +12,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../../src/cloudctl/index.ts';
 import { freePort, isAddressInUse } from '../../cluster/free-port.ts';
+import { pythonToolPath, SCHEMATHESIS_VERSION } from '../../tools/python-tools.ts';
 
 const BIN = join(import.meta.dirname, '../../../bin/cloudctl.js');
 const SETTINGS = join(import.meta.dirname, 'schemathesis.toml');
 
-/** The version .ci/run installs; its options and settings file are what this test uses. */
-const SCHEMATHESIS_VERSION = '4.32.5';
-const INSTALL = `python3 -m pip install schemathesis==${SCHEMATHESIS_VERSION}`;
+/** The pinned version's options and settings file are what this test uses; npm test's pretest installs it. */
+const SCHEMATHESIS = pythonToolPath('schemathesis');
 
 /**
  * The run's bounds: examples per operation and round, and the whole run's time, which schemathesis
@@ -42,7 +42,7 @@ let serve: Serve;
 const token = randomBytes(24).toString('hex');
 
 function installedSchemathesis(): string | undefined {
-  const run = spawnSync('schemathesis', ['--version'], { encoding: 'utf8' });
+  const run = spawnSync(SCHEMATHESIS, ['--version'], { encoding: 'utf8' });
   if (run.error !== undefined || run.status !== 0) return undefined;
   return /version (\S+)/.exec(run.stdout)?.[1];
 }
@@ -128,7 +128,7 @@ async function settingsFor(url: string): Promise<string> {
 function runSchemathesis(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     // In the temporary directory: schemathesis writes nothing into the repository.
-    const child = spawn('schemathesis', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(SCHEMATHESIS, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -169,8 +169,8 @@ describe('the HTTP API under schemathesis', () => {
     const version = installedSchemathesis();
     if (version !== SCHEMATHESIS_VERSION) {
       expect.fail(
-        `this test needs schemathesis ${SCHEMATHESIS_VERSION} on the PATH (found ${version ?? 'none'}); ` +
-          `install it with: ${INSTALL} (.ci/run does)`,
+        `this test needs schemathesis ${SCHEMATHESIS_VERSION} at ${SCHEMATHESIS} (found ${version ?? 'none'}); ` +
+          'npm test installs it first (or run `npm run cluster:build`)',
       );
     }
     const settings = await settingsFor(serve.url);
