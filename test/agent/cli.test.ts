@@ -31,6 +31,17 @@ describe('orch-agent binary', () => {
     }
   });
 
+  it.each([
+    [['run', '--help']],
+    [['run', '--config', 'a.yaml', '-h']],
+    [['config', 'validate', '--help']],
+    [['config', 'print', 'a.yaml', '--help']],
+  ])('prints the usage for --help after a subcommand: %j', async (args) => {
+    const help = await exitOf(args);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toContain('run --config FILE');
+  });
+
   it('exits 2 on a usage error and 1 on an invalid config', async () => {
     expect((await exitOf(['frobnicate'])).code).toBe(2);
     expect((await exitOf(['run'])).code).toBe(2);

@@ -53,6 +53,20 @@ describe('cloudctl CLI', () => {
   });
 
   it.each([
+    [['serve', '--help']],
+    [['config', 'validate', '--help']],
+    [['config', 'print', '-h']],
+    [['deploy', '--help']],
+    [['deploy', '-f', 'x.yaml', '-h']],
+    [['deploy', '--bogus', '--help']],
+  ])('prints the usage for --help after a subcommand: %j', async (args) => {
+    const run = await cloudctl(...args);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toContain('Usage: cloudctl <command> [options]');
+    expect(run.stdout).toContain('deploy -f FILE');
+  });
+
+  it.each([
     [[]],
     [['serve']],
     [['launch']],

@@ -29,14 +29,17 @@ export interface DeployOptions {
   pollMs: number;
 }
 
-export function parseDeployCommandLine(args: string[], env: NodeJS.ProcessEnv): DeployOptions {
+/** The options, or 'help' when -h/--help asks for the usage (it wins over every other problem). */
+export function parseDeployCommandLine(args: string[], env: NodeJS.ProcessEnv): DeployOptions | 'help' {
   let parsed: ReturnType<typeof parseDeployArgs>;
   try {
     parsed = parseDeployArgs(args);
   } catch (error) {
+    if (args.includes('--help') || args.includes('-h')) return 'help';
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const { values, positionals } = parsed;
+  if (values.help === true) return 'help';
   if (positionals.length > 0)
     throw new UsageError(`'deploy' takes no positional arguments (found ${positionals.join(' ')})`);
   if (values.file === undefined) throw new UsageError("'deploy' needs -f FILE");
@@ -57,6 +60,7 @@ function parseDeployArgs(args: string[]) {
     args,
     allowPositionals: true,
     options: {
+      help: { type: 'boolean', short: 'h' },
       file: { type: 'string', short: 'f' },
       server: { type: 'string', short: 's' },
       'no-wait': { type: 'boolean' },

@@ -17,7 +17,11 @@ import { serveCommand } from './serve-command.ts';
 export function runCli(args: string[], io: CliIo): Promise<number> {
   return withUsageErrors('cloudctl', io.err, async () => {
     // `deploy` has options of its own (-f, --server); the others share the common ones.
-    if (args[0] === 'deploy') return await deployCommand(parseDeployCommandLine(args.slice(1), io.env), io);
+    if (args[0] === 'deploy') {
+      const options = parseDeployCommandLine(args.slice(1), io.env);
+      if (options === 'help') io.out(USAGE);
+      return options === 'help' ? EXIT.ok : await deployCommand(options, io);
+    }
     const { values, positionals } = parseCommandLine(args);
     if (answeredHelpOrVersion(values, USAGE, io.out)) return EXIT.ok;
     const [command, ...rest] = positionals;
