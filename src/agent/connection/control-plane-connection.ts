@@ -383,6 +383,7 @@ export class ControlPlaneConnection {
         account: operation.account,
         payload,
         ...(deadlineMs === undefined ? {} : { deadlineMs }),
+        ...(operation.resumeOnly ? { resumeOnly: true } : {}),
       });
     } catch (error) {
       this.#log.error({ err: error, operationId: operation.id }, 'onOperation failed');

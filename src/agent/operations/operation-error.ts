@@ -19,6 +19,7 @@ export const OPERATION_ERROR_CODES = [
   'SECRET_UNRESOLVED',
   'DEADLINE_EXCEEDED',
   'SHUTTING_DOWN',
+  'NOT_STARTED',
   'FAILED',
 ] as const;
 export type OperationErrorCode = (typeof OPERATION_ERROR_CODES)[number];

@@ -14,6 +14,8 @@ export const operationSchema = z.object({
   payload: z.unknown(),
   /** Milliseconds the operation may take; the agent's default when absent. */
   deadlineMs: z.int().min(1).optional(),
+  /** Answer with a run this process has; never start one (cloudctl's repeat of an unsafe operation). */
+  resumeOnly: z.boolean().optional(),
 });
 export type Operation = z.infer<typeof operationSchema>;
 
@@ -62,6 +64,7 @@ export class OperationExecutor {
   execute(operation: Operation): Promise<OperationResult> {
     const existing = this.#runs.get(operation.id);
     if (existing !== undefined) return existing;
+    if (operation.resumeOnly === true) return Promise.resolve(this.#notStarted(operation));
     const run = this.#run(operation);
     this.#runs.set(operation.id, run);
     // Forget the oldest ids beyond the limit; Map keeps insertion order.
@@ -70,6 +73,20 @@ export class OperationExecutor {
       this.#runs.delete(id);
     }
     return run;
+  }
+
+  /** A repeat of an operation this process never received: it may have run in an earlier one. */
+  #notStarted(operation: Operation): OperationResult {
+    const error = {
+      code: 'NOT_STARTED' as const,
+      message:
+        `operation ${operation.id} (${operation.type}) was sent again after its session ended, and this agent ` +
+        'process never received it (the agent restarted since): it is not safe to run twice, so it was not ' +
+        'started here, and whether the earlier process ran it is unknown',
+    };
+    const result = { id: operation.id, ok: false, error, durationMs: 0 };
+    this.#deps.onFinished?.(operation, result);
+    return result;
   }
 
   async #run(operation: Operation): Promise<OperationResult> {

@@ -1,6 +1,9 @@
 // The internal API for work on a cluster: send an operation to the agent serving the account and
-// wait for its result. Used by tests now, by the REST API and the deployment service later. The
-// operation is stored before it is sent, so a result reported after a reconnect still finds it.
+// wait for its result: the tasks of the REST API and the deployment service use it. The operation is
+// stored before it is sent, so a result reported after a reconnect still finds it. When the session
+// that took an operation ends before its result is in, the operation is sent again, with the same id,
+// to the next session serving its account, unless a repeat is unsafe (repeat-policy.ts): then it
+// fails at once with that reason instead of at its deadline.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { toTimestamp } from '../../proto/index.ts';
@@ -8,6 +11,7 @@ import { CloudctlError } from '../errors.ts';
 import type { AgentRegistry, AgentSession } from '../sessions/index.ts';
 import type { CloudctlStore } from '../store/index.ts';
 import type { OperationRouter } from './operation-router.ts';
+import { unrepeatableReason } from './repeat-policy.ts';
 
 export interface OperationRequest {
   /** The operation's id; a new one when absent. A caller that must find the operation again after a
@@ -42,7 +46,28 @@ export interface OperationDispatcherDeps {
   router?: OperationRouter;
 }
 
+/** An operation as sent to an agent. */
+interface Sendable {
+  id: string;
+  type: string;
+  account: string;
+  /** JSON text. */
+  payload: string;
+  deadline: Date;
+  /** A repeat of an unsafe operation: the agent answers only with a run it has (repeat-policy.ts). */
+  resumeOnly?: boolean;
+}
+
+/**
+ * Where a waited-for operation went: a session of this replica (sent again if that session ends),
+ * another replica (which watches its own sessions), or unknown (sent by a process that has since
+ * stopped: sent again to a session of this replica as soon as one serves the account).
+ */
+type SentTo = { session: string } | 'remote' | 'unknown';
+
 interface Waiter {
+  operation: Sendable;
+  sentTo: SentTo;
   resolve(outcome: OperationOutcome): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
@@ -54,6 +79,11 @@ export class OperationDispatcher {
 
   constructor(deps: OperationDispatcherDeps) {
     this.#deps = deps;
+    deps.registry.onChange(() => {
+      this.#sessionsChanged().catch((error: unknown) =>
+        deps.logger.error({ err: error }, 'cannot send again the operations of an ended session'),
+      );
+    });
   }
 
   /** Whether a session here or on another replica serves the account. */
@@ -79,8 +109,10 @@ export class OperationDispatcher {
       { id, account: request.account, agentId: target.agentId, type: request.type, payload, deadline },
       now(),
     );
-    const result = this.#wait(id, request.type, request.account, deadline, target.resultRetryWindowMs);
-    if (session !== undefined) this.#send(session, { ...request, id, payload, deadline });
+    const operation = { id, type: request.type, account: request.account, payload, deadline };
+    const sentTo: SentTo = session === undefined ? 'remote' : { session: session.sessionId };
+    const result = this.#wait(operation, sentTo, target.resultRetryWindowMs);
+    if (session !== undefined) this.#send(session, operation);
     else if (remote !== undefined) {
       // The holding replica reads the stored operation and sends it; its result comes back here
       // through the database and the router's word that it is stored.
@@ -116,10 +148,7 @@ export class OperationDispatcher {
     });
   }
 
-  #send(
-    session: AgentSession,
-    operation: { id: string; type: string; account: string; payload: string; deadline: Date },
-  ): void {
+  #send(session: AgentSession, operation: Sendable, message = 'operation sent'): void {
     const sent = session.send({
       operation: {
         id: operation.id,
@@ -127,11 +156,12 @@ export class OperationDispatcher {
         account: operation.account,
         payload: Buffer.from(operation.payload),
         deadline: toTimestamp(operation.deadline),
+        resumeOnly: operation.resumeOnly === true,
       },
     });
     this.#deps.logger.debug(
       { operationId: operation.id, type: operation.type, account: operation.account, sent },
-      'operation sent',
+      message,
     );
   }
 
@@ -144,7 +174,14 @@ export class OperationDispatcher {
     if (stored === undefined) throw new CloudctlError('OPERATION_FAILED', `operation ${id} was never sent`);
     // The window of the agent's current session: the one that took the operation may be gone.
     const graceMs = this.#deps.registry.newestSessionOf(stored.agentId)?.resultRetryWindowMs ?? 0;
-    const waiting = this.#wait(id, stored.type, stored.account, stored.deadline, graceMs);
+    const operation: Sendable = {
+      id,
+      type: stored.type,
+      account: stored.account,
+      payload: JSON.stringify(stored.payload ?? null),
+      deadline: stored.deadline,
+    };
+    const waiting = this.#wait(operation, 'unknown', graceMs);
     // The result may have been stored between the read above and the wait starting: look again.
     const again = await this.#deps.store.operations.get(id);
     if (again?.reportedAt != null) {
@@ -154,8 +191,41 @@ export class OperationDispatcher {
         result: again.result ?? undefined,
         error: again.error,
       });
+    } else {
+      await this.#sessionsChanged();
     }
     return waiting;
+  }
+
+  /**
+   * Sessions came or went: each waited-for operation whose session ended (or that an earlier process
+   * sent) goes again, with its id, to the session now serving its account. An operation that is not
+   * safe to repeat goes as resume-only: the agent answers with the run it has, or NOT_STARTED.
+   */
+  async #sessionsChanged(): Promise<void> {
+    const { registry } = this.#deps;
+    for (const waiter of [...this.#waiting.values()]) {
+      const { sentTo, operation } = waiter;
+      if (sentTo === 'remote') continue;
+      if (sentTo !== 'unknown' && registry.session(sentTo.session) !== undefined) continue;
+      const session = registry.sessionFor(operation.account);
+      if (session === undefined) continue;
+      // Taken before the await: a second change meanwhile must not send it twice.
+      waiter.sentTo = { session: session.sessionId };
+      if (!(await this.#deps.store.operations.reassign(operation.id, session.agentId))) continue;
+      const unsafe = unrepeatableReason(operation.type, JSON.parse(operation.payload));
+      this.#deps.logger.info(
+        {
+          operationId: operation.id,
+          type: operation.type,
+          account: operation.account,
+          agentId: session.agentId,
+          ...(unsafe === undefined ? {} : { resumeOnly: unsafe }),
+        },
+        'operation sent again: the session that took it ended before its result',
+      );
+      this.#send(session, { ...operation, resumeOnly: unsafe !== undefined }, 'operation sent again');
+    }
   }
 
   /**
@@ -163,14 +233,9 @@ export class OperationDispatcher {
    * (`cloudctl.responseRetries`), so a result produced just before the deadline and delivered on a
    * retry still finds its waiter. The agent starts no work past the deadline itself.
    */
-  #wait(
-    id: string,
-    type: string,
-    account: string,
-    deadline: Date,
-    graceMs: number,
-  ): Promise<OperationOutcome> {
+  #wait(operation: Sendable, sentTo: SentTo, graceMs: number): Promise<OperationOutcome> {
     const { store, logger, now } = this.#deps;
+    const { id, type, account, deadline } = operation;
     return new Promise<OperationOutcome>((resolve, reject) => {
       const timeoutMs = Math.max(0, deadline.getTime() + graceMs - now().getTime());
       const timer = setTimeout(() => {
@@ -189,6 +254,8 @@ export class OperationDispatcher {
         );
       }, timeoutMs);
       this.#waiting.set(id, {
+        operation,
+        sentTo,
         resolve: (outcome) => {
           this.#deps.onOutcome?.(type, outcome.outcome);
           resolve(outcome);

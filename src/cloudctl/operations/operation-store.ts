@@ -82,6 +82,20 @@ export class OperationStore {
     return existing === undefined ? 'unknown' : 'duplicate';
   }
 
+  /**
+   * Hands an unreported operation to the agent that will be sent it again (the one that took it may
+   * be gone), so that agent's report is the one recorded. False when a result came in meanwhile.
+   */
+  async reassign(id: string, agentId: string): Promise<boolean> {
+    const updated = await this.#db
+      .updateTable('operations')
+      .set({ agent_id: agentId })
+      .where('id', '=', id)
+      .where('reported_at', 'is', null)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
+  }
+
   /** Marks an operation nobody waits for any more, unless its result came in meanwhile. */
   async markTimedOut(id: string): Promise<void> {
     await this.#db

@@ -23,6 +23,12 @@ export interface Operation {
    * After this instant the control plane no longer waits; the agent should not start the work.
    */
   'deadline'?: (_google_protobuf_Timestamp | null);
+  /**
+   * Sent again after the session that took it ended, for an operation that is not safe to run twice
+   * (a Job, an HTTP request): an agent process that runs or ran it answers with that run's result;
+   * one that never received it (it restarted) does not start it and fails it as NOT_STARTED.
+   */
+  'resumeOnly'?: (boolean);
 }
 
 /**
@@ -46,4 +52,10 @@ export interface Operation__Output {
    * After this instant the control plane no longer waits; the agent should not start the work.
    */
   'deadline': (_google_protobuf_Timestamp__Output | null);
+  /**
+   * Sent again after the session that took it ended, for an operation that is not safe to run twice
+   * (a Job, an HTTP request): an agent process that runs or ran it answers with that run's result;
+   * one that never received it (it restarted) does not start it and fails it as NOT_STARTED.
+   */
+  'resumeOnly': (boolean);
 }

@@ -1,0 +1,26 @@
+// Which operations cloudctl may send again when the agent session that took one ends before its
+// result is reported (an agent SIGKILLed, its pod drained, a `helm upgrade`). A repeat carries the same
+// operation id: an agent process that still runs it answers with that run's result (its executor
+// dedupes by id), and a new process runs it again, which Kubernetes' writes make harmless for applies,
+// deletes, scales, patches, reads and most rollout actions. The rest would act twice: they go again
+// as resume-only, which an agent that never received them answers with NOT_STARTED.
+import { isRecord } from '../../lib/is-record.ts';
+
+/** Why the operation must not be sent twice, or undefined when a repeat is harmless. */
+export function unrepeatableReason(type: string, payload: unknown): string | undefined {
+  if (type === 'runJob') {
+    return 'a second run would start a second Job (its name may be generated), so it is not started again';
+  }
+  if (type === 'httpRequest') {
+    return 'an HTTP request may not be safe to send twice, so it is not started again';
+  }
+  if (
+    type === 'rollout' &&
+    isRecord(payload) &&
+    payload.action === 'undo' &&
+    payload.toRevision === undefined
+  ) {
+    return 'an undo to the previous revision done twice goes back two revisions, so it is not started again';
+  }
+  return undefined;
+}
