@@ -46,8 +46,11 @@ export class LeaseSweeper {
     const { leases, running, takeOver, logger, what } = this.#options;
     const keys = running();
     const kept = new Set(await leases.renew(keys));
+    // Work that finished while the renewal ran released its own lease: only what still runs has lost one.
+    const stillRunning = new Set(running());
     for (const key of keys) {
-      if (!kept.has(key)) logger.error({ [`${what}Id`]: key }, `lost the lease of a running ${what}`);
+      if (!kept.has(key) && stillRunning.has(key))
+        logger.error({ [`${what}Id`]: key }, `lost the lease of a running ${what}`);
     }
     await takeOver();
   }
