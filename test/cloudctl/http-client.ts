@@ -1,5 +1,9 @@
 // A small client for cloudctl's HTTP API in tests: real requests over a real socket, answers with
-// status, parsed body and headers.
+// status, parsed body and headers. Every 2xx JSON answer is held to the schema cloudctl's own API
+// document gives for its operation (api-document-check.ts): a field the document does not declare, or
+// of another type, throws, so the test that saw it fails however loosely it reads the body.
+import { ApiDocumentCheck } from './api-document-check.ts';
+
 export interface ApiAnswer {
   status: number;
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers field by field.
@@ -15,6 +19,27 @@ export interface ApiClient {
   delete(path: string): Promise<ApiAnswer>;
 }
 
+export class UndocumentedAnswerError extends Error {
+  constructor(problems: string[]) {
+    super(`the answer does not match cloudctl's API document:\n  ${problems.join('\n  ')}`);
+    this.name = 'UndocumentedAnswerError';
+  }
+}
+
+/** One document per server, read at the first answer that needs it. */
+const documents = new Map<string, Promise<ApiDocumentCheck>>();
+
+function documentOf(baseUrl: string): Promise<ApiDocumentCheck> {
+  let document = documents.get(baseUrl);
+  if (document === undefined) {
+    document = ApiDocumentCheck.load(baseUrl);
+    // A server that restarts on the same port serves the same document; a failed read is retried.
+    document.catch(() => documents.delete(baseUrl));
+    documents.set(baseUrl, document);
+  }
+  return document;
+}
+
 export function apiClient(baseUrl: string, token?: string): ApiClient {
   const call = async (method: string, path: string, body?: unknown): Promise<ApiAnswer> => {
     const headers: Record<string, string> = {};
@@ -27,8 +52,12 @@ export function apiClient(baseUrl: string, token?: string): ApiClient {
     });
     const text = await response.text();
     let parsed: unknown = text;
-    if ((response.headers.get('content-type') ?? '').includes('json') && text !== '')
-      parsed = JSON.parse(text);
+    const json = (response.headers.get('content-type') ?? '').includes('json') && text !== '';
+    if (json) parsed = JSON.parse(text);
+    if (json && response.status >= 200 && response.status < 300 && path !== '/v2/api-docs') {
+      const problems = (await documentOf(baseUrl)).problems(method, path, response.status, parsed);
+      if (problems.length > 0) throw new UndocumentedAnswerError(problems);
+    }
     return { status: response.status, body: parsed, headers: response.headers };
   };
   return {

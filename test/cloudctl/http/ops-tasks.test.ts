@@ -485,10 +485,18 @@ describe('tasks across a cloudctl restart', () => {
           phase: 'SCALE_ORCHESTRATOR_MANIFEST',
           status: 'Scaling deployment web in account ops-restart to 4',
         });
-        // The agent comes back and reports the result it produced meanwhile: nothing is sent twice.
+        // The agent comes back. Its session ended with the restart, so the operation is sent again
+        // under the same id, never a new one (an agent process that still runs it answers with that
+        // run: docs/protocol.md); the agent reports the result it produced meanwhile.
         const agent = new TestAgent(second.address, { token: AGENT_TOKEN });
         testAgents.track(agent);
         await agent.connect(helloFor('agent-1', ['ops-restart']));
+        const again = await agent.next((m) => m.message === 'operation');
+        expect(again.operation).toMatchObject({
+          id: received.operation?.id,
+          type: 'scale',
+          resumeOnly: false,
+        });
         await agent.report({
           operationId: received.operation?.id,
           account: 'ops-restart',
@@ -500,7 +508,7 @@ describe('tasks across a cloudctl restart', () => {
         expect(task.history.map((h: { status: string }) => h.status)).toContain(
           'Resuming after a cloudctl restart',
         );
-        expect(agent.received.filter((m) => m.message === 'operation')).toHaveLength(0);
+        expect(agent.received.filter((m) => m.message === 'operation')).toHaveLength(1);
       } finally {
         await second.close();
       }
