@@ -1,19 +1,19 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { freePort } from '../cluster/free-port.ts';
+import { agentCommand } from '../support/agent-command.ts';
 import { writeConfig } from './config/config-fixture.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/orch-agent.js');
 const run = promisify(execFile);
 
 async function exitOf(args: string[]) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args]);
+    const agent = agentCommand(args);
+    const { stdout, stderr } = await run(agent.command, agent.args, { env: agent.env });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -81,9 +81,8 @@ describe('orch-agent binary', () => {
     const file = writeConfig(
       `logging:\n  format: json\nserver:\n  host: 127.0.0.1\n  port: ${await freePort()}\n`,
     );
-    const child = spawn(process.execPath, [BIN, 'run', '--config', file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const agent = agentCommand(['run', '--config', file]);
+    const child = spawn(agent.command, agent.args, { env: agent.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let signalled = false;
     child.stdout.on('data', (chunk) => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hashToken } from '../../src/cloudctl/index.ts';
 import { freePort } from '../cluster/free-port.ts';
+import { agentCommand } from './agent-command.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -24,10 +25,15 @@ export function startProcess(
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): RunningProcess {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', `${bin}.js`), ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const run =
+    bin === 'orch-agent'
+      ? agentCommand(args, env)
+      : {
+          command: process.execPath,
+          args: [join(ROOT, 'bin', 'cloudctl.js'), ...args],
+          env: { ...process.env, ...env },
+        };
+  const child = spawn(run.command, run.args, { env: run.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();

@@ -4,13 +4,12 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { networkInterfaces } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../cluster/free-port.ts';
+import { agentCommand } from '../../support/agent-command.ts';
 import { writeConfig } from '../config/config-fixture.ts';
 
-const BIN = join(import.meta.dirname, '../../../bin/orch-agent.js');
 const run = promisify(execFile);
 
 const children: Array<ReturnType<typeof spawn>> = [];
@@ -68,9 +67,8 @@ describe('side server binding of orch-agent run', () => {
         `pprof:\n  enabled: true\n  port: ${pprofPort}`,
       ].join('\n'),
     );
-    const child = spawn(process.execPath, [BIN, 'run', '--config', file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const agent = agentCommand(['run', '--config', file]);
+    const child = spawn(agent.command, agent.args, { env: agent.env, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let stdout = '';
     let stderr = '';

@@ -1,0 +1,19 @@
+// How tests start `orch-agent` as a process: Node with the flags and environment of the binary's
+// shebang and the image's ENTRYPOINT (AGENT_NODE_FLAGS, AGENT_ENV; test/packaging/dockerfile.test.ts
+// holds the shebang to them), so a process test runs the agent as users do, not as a bare script.
+import { join } from 'node:path';
+import { AGENT_ENV, AGENT_NODE_FLAGS } from '../../src/agent/agent-runtime.ts';
+
+export const AGENT_BIN = join(import.meta.dirname, '../../bin/orch-agent.js');
+
+/** The command, arguments and environment that run `orch-agent ARGS`. */
+export function agentCommand(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
+  return {
+    command: process.execPath,
+    args: [...AGENT_NODE_FLAGS, AGENT_BIN, ...args],
+    env: { ...process.env, ...AGENT_ENV, ...env },
+  };
+}
