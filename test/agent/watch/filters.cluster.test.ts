@@ -124,9 +124,14 @@ describe('account filters', () => {
         body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late-a', namespace: A } },
       }),
     );
+    // Two accounts watch A on their own streams: wait for each, not for one and then read the other.
     await msUntil(
       'late-a stored',
       async () => (await stored(cp, 'omit-namespaces', 'ConfigMap', A, 'late-a')) !== undefined,
+    );
+    await msUntil(
+      'late-a stored for the listed-namespace account',
+      async () => (await stored(cp, 'omit-listed-namespace', 'ConfigMap', A, 'late-a')) !== undefined,
     );
     expect(await stored(cp, 'omit-namespaces', 'ConfigMap', B, 'late-b')).toBeUndefined();
     expect(await storedNames(cp, 'omit-listed-namespace', 'ConfigMap')).toEqual([`${A}/cm-a`, `${A}/late-a`]);
