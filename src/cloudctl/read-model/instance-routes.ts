@@ -1,6 +1,8 @@
 // GET /instances/{account}/{region}/{id}: one pod as an Instance, from the index. Its console is the
 // pod's container logs, which the cache does not hold: read through the account's agent (`logs`),
-// one container after another. The id is Spinnaker's "pod <name>" or the pod's bare name.
+// one container after another. A container whose log cannot be read gets the reason as its output,
+// as clouddriver answers (200, the error in the text), so one bad container does not hide the others.
+// The id is Spinnaker's "pod <name>" or the pod's bare name.
 import { z } from 'zod';
 import { defineRoute, errorBodySchema, HttpError, type Route } from '../http/index.ts';
 import { agentCall } from './agent-call.ts';
@@ -34,6 +36,29 @@ export function instanceRoutes(deps: ReadRouteDeps): Route[] {
     }
     return pod;
   };
+  /** The container's log, or why it cannot be read; without an agent the request fails (503). */
+  const containerLog = async (
+    pod: { account: string; namespace: string; name: string },
+    container: string,
+  ) => {
+    try {
+      const answer = await agentCall(
+        deps,
+        pod.account,
+        'logs',
+        { namespace: pod.namespace, pod: pod.name, container, limitBytes: LOG_LIMIT_BYTES },
+        `read the logs of ${container}`,
+      );
+      const result = z.object({ log: z.string() }).safeParse(answer);
+      return result.success
+        ? result.data.log
+        : `Failed to retrieve the logs of ${container}: the agent answered without them`;
+    } catch (error) {
+      if (error instanceof HttpError && error.code === 'AGENT_FAILED')
+        return `Failed to retrieve the logs: ${error.message}`;
+      throw error;
+    }
+  };
   return [
     defineRoute({
       method: 'GET',
@@ -61,9 +86,6 @@ export function instanceRoutes(deps: ReadRouteDeps): Route[] {
         }),
         response: {
           200: consoleSchema,
-          502: errorBodySchema.describe(
-            "The agent could not read the logs; the message has the cluster's error",
-          ),
           503: errorBodySchema.describe('No connected agent serves the account'),
         },
       },
@@ -72,17 +94,7 @@ export function instanceRoutes(deps: ReadRouteDeps): Route[] {
         const pod = await findPod(params);
         const output: Array<{ name: string; output: string }> = [];
         for (const container of pod.summary.containers ?? []) {
-          const answer = await agentCall(
-            deps,
-            pod.account,
-            'logs',
-            { namespace: pod.namespace, pod: pod.name, container, limitBytes: LOG_LIMIT_BYTES },
-            `read the logs of ${container}`,
-          );
-          const result = z.object({ log: z.string() }).safeParse(answer);
-          if (!result.success)
-            throw new HttpError('AGENT_FAILED', `the agent answered without the logs of ${container}`);
-          output.push({ name: container, output: result.data.log });
+          output.push({ name: container, output: await containerLog(pod, container) });
         }
         return { output };
       },
