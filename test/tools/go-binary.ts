@@ -4,10 +4,19 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { cacheRoot } from '../cluster/binary-cache.ts';
 
 const run = promisify(execFile);
+
+/** The Go commands tests build this way: built ahead by npm test's pretest, so no test waits on Go. */
+export const TEST_GO_COMMANDS = [
+  {
+    moduleDir: fileURLToPath(new URL('../agent/observability/promcheck/', import.meta.url)),
+    name: 'promcheck',
+  },
+] as const;
 
 export async function goBinary(moduleDir: string, name: string): Promise<string> {
   const hash = createHash('sha256');

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -8,7 +7,7 @@ import {
   startMetricsServer,
 } from '../../../src/agent/observability/index.ts';
 import { freePort } from '../../cluster/free-port.ts';
-import { goBinary } from '../../tools/go-binary.ts';
+import { goBinary, TEST_GO_COMMANDS } from '../../tools/go-binary.ts';
 
 function promcheck(binary: string, text: string): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
@@ -86,7 +85,8 @@ describe('metrics server', async () => {
   });
 
   it('passes the Prometheus reference parser and promlint (promtool check metrics)', async () => {
-    const binary = await goBinary(join(import.meta.dirname, 'promcheck'), 'promcheck');
+    const [command] = TEST_GO_COMMANDS;
+    const binary = await goBinary(command.moduleDir, command.name);
     const text = await (await fetch(`${server.url}/metrics`)).text();
     const result = await promcheck(binary, text);
     expect(result.out).toMatch(/^families \d+$/m);
