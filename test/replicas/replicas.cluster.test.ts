@@ -4,7 +4,8 @@
 // to another one while the operation completes exactly once and nothing stored is lost; a task whose
 // replica dies is carried on by another once its lease expires; a deployment waiting for a webhook's
 // callback when its replica (the one holding the agent's session too) dies goes on on another, and
-// the callback, sent through the front, still counts.
+// the callback, sent through the front, still counts; and SIGKILLing the replica that holds the
+// session in the middle of a burst of ConfigMap changes loses nothing of what the agent streamed.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,8 @@ import { type ApiClient, apiClient } from '../cloudctl/http-client.ts';
 import { freePort } from '../cluster/free-port.ts';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../cluster/index.ts';
 import { kwokNode } from '../cluster/kwok.ts';
+import { burstKilledHalfway } from '../crash/crash-system.ts';
+import { ConfigMapChurn } from '../support/config-map-churn.ts';
 import { awaitConvergence, clusterSource, databaseSource } from '../support/convergence.ts';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.ts';
 import { type RunningProcess, startCloudctl, startProcess, waitReady } from '../support/processes.ts';
@@ -49,8 +52,14 @@ let receiver: WebhookReceiver;
 let agent: RunningProcess;
 const nodes: string[] = [];
 
-async function serveReplica(name: string, databaseUrl: string, http: number): Promise<Replica> {
-  const grpc = await freePort();
+async function serveReplica(
+  name: string,
+  databaseUrl: string,
+  http: number,
+  grpcPort?: number,
+): Promise<Replica> {
+  // A replica served again takes its old gRPC port: the front lists the ports it started with.
+  const grpc = grpcPort ?? (await freePort());
   const config = [
     `grpc:\n  host: 127.0.0.1\n  port: ${grpc}`,
     `http:\n  host: 127.0.0.1\n  port: ${http}\n  externalUrl: http://${httpFront.address}`,
@@ -76,7 +85,7 @@ async function startAgent(grpcAddress: string): Promise<RunningProcess> {
       `    - name: ${ACCOUNT}`,
       `      orchConfigFile: ${sharedCluster().kubeconfigPath}`,
       `      namespaces: [${NS}]`,
-      '      kinds: [job]',
+      '      kinds: [job, configMap]',
       '      permissions:\n        READ: [ops]\n        WRITE: [ops]',
       'dynamicAccounts:\n  enabled: true',
       'logging:\n  format: json',
@@ -294,7 +303,10 @@ describe('cloudctl in three replicas on one PostgreSQL', () => {
     // Nothing stored is lost: the surviving replicas' store holds exactly what the cluster holds.
     await awaitConvergence(
       {
-        cluster: clusterSource(cluster, [{ kind: 'Job', path: `/apis/batch/v1/namespaces/${NS}/jobs` }]),
+        cluster: clusterSource(cluster, [
+          { kind: 'ConfigMap', path: `/api/v1/namespaces/${NS}/configmaps` },
+          { kind: 'Job', path: `/apis/batch/v1/namespaces/${NS}/jobs` },
+        ]),
         stored: databaseSource(db, ACCOUNT, [NS]),
       },
       { limitMs: 30_000 },
@@ -371,4 +383,35 @@ describe('cloudctl in three replicas on one PostgreSQL', () => {
     expect(task.status.failed, JSON.stringify(task.history)).toBe(false);
     expect(r1.process.child.exitCode).toBeNull();
   }, 120_000);
+
+  it('loses nothing when the replica holding the session is SIGKILLed in the middle of a change burst', async () => {
+    const [r0, r1] = replicas as [Replica, Replica, Replica];
+    // r0 died earlier: served again on its ports, it is where the agent can go when r1 dies.
+    replicas[0] = await serveReplica(r0.name, postgres.url, r0.http, r0.grpc);
+    // r1 is the only replica that was up: it holds the session.
+    const before = await holderOfAgent();
+    const churn = new ConfigMapChurn(cluster, NS, 'replicasload');
+    let killedAt = 0;
+    await burstKilledHalfway(churn, async () => {
+      killedAt = Date.now();
+      await r1.process.stop('SIGKILL');
+    });
+    // The agent's uplink is redelivered to the surviving replica; the shared store must then equal
+    // the cluster: nothing lost, no ghost, nothing stale.
+    await expect.poll(holderOfAgent, { timeout: 30_000 }).not.toBe(before);
+    const convergedMs = await awaitConvergence(
+      {
+        cluster: clusterSource(cluster, [
+          { kind: 'ConfigMap', path: `/api/v1/namespaces/${NS}/configmaps` },
+          { kind: 'Job', path: `/apis/batch/v1/namespaces/${NS}/jobs` },
+        ]),
+        stored: databaseSource(db, ACCOUNT, [NS]),
+      },
+      { limitMs: 60_000 },
+    );
+    expect(churn.live.length).toBeGreaterThan(200);
+    console.info(
+      `replica SIGKILL during a burst: ${churn.live.length} ConfigMaps stored exactly ${Date.now() - killedAt} ms after the kill (converged in ${convergedMs} ms of polling)`,
+    );
+  }, 180_000);
 });
