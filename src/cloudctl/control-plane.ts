@@ -14,7 +14,14 @@ import {
   agentAccounts,
 } from './accounts/index.ts';
 import { AgentAuthenticator, configUsers, UserAuthenticator } from './auth/index.ts';
-import { cacheRoutes, cachingHandlers, IngestRate, OnDemandRefresh } from './caching/index.ts';
+import {
+  type CachingRpcDeps,
+  cacheRoutes,
+  cachingHandlers,
+  IngestRate,
+  OnDemandRefresh,
+} from './caching/index.ts';
+import { type CloudctlStores, openStores } from './cloudctl-stores.ts';
 import type { CloudctlConfig } from './config/index.ts';
 import { credentialAccounts, credentialsRoutes } from './credentials/index.ts';
 import {
@@ -26,12 +33,16 @@ import {
 } from './deployments/index.ts';
 import { AccountPlacement, dynamicAccountsRoutes } from './dynamic-accounts/index.ts';
 import { CloudctlError } from './errors.ts';
-import { type GrpcEndpoint, type GrpcService, type RpcDeps, startGrpcEndpoint } from './grpc/index.ts';
+import { type GrpcEndpoint, type GrpcService, startGrpcEndpoint } from './grpc/index.ts';
 import { type HttpEndpoint, type Route, startHttpEndpoint } from './http/index.ts';
 import { inapplicableRoutes } from './inapplicable/index.ts';
 import { oauthRoutes, oauthTokens } from './oauth/index.ts';
 import { type CloudctlMetrics, createCloudctlMetrics, observabilityRoutes } from './observability/index.ts';
-import { OperationDispatcher, operationResultsHandlers } from './operations/index.ts';
+import {
+  OperationDispatcher,
+  type OperationResultsRpcDeps,
+  operationResultsHandlers,
+} from './operations/index.ts';
 import { readModelRoutes } from './read-model/index.ts';
 import {
   REPLICA_BEAT_MS,
@@ -39,9 +50,9 @@ import {
   ReplicaMembership,
   startPostgresReplicaBus,
 } from './replicas/index.ts';
-import { AgentRegistry, SessionFinder, sessionHandlers } from './sessions/index.ts';
+import { AgentRegistry, SessionFinder, type SessionRpcDeps, sessionHandlers } from './sessions/index.ts';
 import { statusPageRoutes } from './status-page/index.ts';
-import { type CloudctlStore, type DatabaseTarget, openStore } from './store/index.ts';
+import type { DatabaseTarget } from './store/index.ts';
 import { opsRoutes, TaskRunner, taskRoutes } from './tasks/index.ts';
 
 /** How stale the account directory's copy may get for writes made by another cloudctl process. */
@@ -66,7 +77,7 @@ export interface ControlPlane {
   accounts: AccountAssignments;
   /** Dynamic accounts: which agents hold which cloudctl account, and which one caches it. */
   placement: AccountPlacement;
-  store: CloudctlStore;
+  store: CloudctlStores;
   /** Every account cloudctl knows, agents' and its own. */
   directory: AccountDirectory;
   close(): Promise<void>;
@@ -78,6 +89,8 @@ export const AGENT_SERVICES = [
   'orchagent.v1.Caching',
   'orchagent.v1.OperationResults',
 ] as const;
+
+type RpcDeps = SessionRpcDeps & CachingRpcDeps & OperationResultsRpcDeps;
 
 function agentServices(deps: RpcDeps, ingest: IngestRate): GrpcService[] {
   const definitions = serviceDefinitions();
@@ -127,7 +140,7 @@ export async function startControlPlane(
 ): Promise<ControlPlane> {
   const now = deps.now ?? (() => new Date());
   const target = databaseTarget(config.database);
-  const store = await openStore(target, { readIndex: deps.readIndex ?? true });
+  const store = await openStores(target, { readIndex: deps.readIndex ?? true });
   const registry = new AgentRegistry();
   // On PostgreSQL, cloudctl is one of any number of replicas: work for an account whose agent holds
   // its stream with another replica goes there (the embedded database is single-node by nature).

@@ -4,21 +4,39 @@
 // resume-version queries. An agent may only write and read the accounts it registered
 // and the cloudctl accounts it holds.
 import { type ServerDuplexStream, status } from '@grpc/grpc-js';
+import type { Logger } from 'pino';
 import {
   type CacheAck,
   type CacheBatch__Output,
   type CachingHandlers,
   toTimestamp,
 } from '../../proto/index.ts';
-import { type RpcDeps, RpcFailure } from '../grpc/index.ts';
+import type { AgentAuthenticator } from '../auth/index.ts';
+import { RpcFailure } from '../grpc/index.ts';
+import type { CloudctlMetrics } from '../observability/index.ts';
 import { accountOf, toCacheChange } from './cache-items.ts';
-import type { CacheChange } from './cache-store.ts';
+import type { CacheChange, CacheStore } from './cache-store.ts';
 import type { IngestRate } from './ingest-rate.ts';
+
+/** What the caching service uses: passed in, so tests can drive the clock and read the logs. */
+export interface CachingRpcDeps {
+  authenticator: AgentAuthenticator;
+  store: {
+    cache: CacheStore;
+    /** The agent's own accounts (its config file's). */
+    agents: { accountsOf(agentId: string): Promise<string[]> };
+    /** The cloudctl accounts the agent holds (dynamic accounts). */
+    dynamicAccounts: { accountsHeldBy(agentId: string): Promise<string[]> };
+  };
+  logger: Logger;
+  metrics: Pick<CloudctlMetrics, 'eventsIngested' | 'storeWriteSeconds'>;
+  now: () => Date;
+}
 
 const PUBLISH = '/orchagent.v1.Caching/Publish';
 const RESUME = '/orchagent.v1.Caching/GetResumeVersions';
 
-async function ownedAccounts(deps: RpcDeps, agentId: string): Promise<Set<string>> {
+async function ownedAccounts(deps: CachingRpcDeps, agentId: string): Promise<Set<string>> {
   const [own, held] = await Promise.all([
     deps.store.agents.accountsOf(agentId),
     deps.store.dynamicAccounts.accountsHeldBy(agentId),
@@ -43,7 +61,7 @@ const GROUP_MAX = 8;
 
 function publish(
   call: ServerDuplexStream<CacheBatch__Output, CacheAck>,
-  deps: RpcDeps,
+  deps: CachingRpcDeps,
   rate: IngestRate,
 ): void {
   const auth = deps.authenticator.authenticate(call, PUBLISH);
@@ -149,7 +167,7 @@ function publish(
 }
 
 /** The caching service; `rate` counts the events it stores, for the cache introspection. */
-export function cachingHandlers(deps: RpcDeps, rate: IngestRate): CachingHandlers {
+export function cachingHandlers(deps: CachingRpcDeps, rate: IngestRate): CachingHandlers {
   return {
     Publish: (call) => publish(call, deps, rate),
     GetResumeVersions: (call, callback) => {

@@ -18,7 +18,8 @@ export {
   type SyncProgress,
   type WatchScope,
 } from './cache-store.ts';
-export { cachingHandlers } from './caching-rpc.ts';
+export { type CacheTables, createCacheTables } from './cache-tables.ts';
+export { type CachingRpcDeps, cachingHandlers } from './caching-rpc.ts';
 export { IngestRate, type IngestRateOptions } from './ingest-rate.ts';
 export {
   KindResolver,

@@ -37,6 +37,7 @@ export { type DeploymentView, deploymentView } from './http/deployment-view.ts';
 export {
   DeploymentRunner,
   DeploymentStore,
+  type DeploymentTables,
   deploymentsMigration,
   type StoredDeployment,
   webhookSender,

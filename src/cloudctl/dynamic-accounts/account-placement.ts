@@ -14,7 +14,7 @@
 // scanFrequencySeconds) or, with the interceptor, as soon as POST /credentials creates them.
 import type { Logger } from 'pino';
 import type { AccountDefinition } from '../../proto/index.ts';
-import type { StoredCredentials } from '../credentials/index.ts';
+import type { CredentialStore, StoredCredentials } from '../credentials/index.ts';
 import type {
   AccountReport,
   AgentRegistry,
@@ -24,14 +24,18 @@ import type {
   SessionListener,
   SessionView,
 } from '../sessions/index.ts';
-import type { CloudctlStore } from '../store/index.ts';
 import { type AccountState, isActivated, transition } from './account-state.ts';
 import type { DynamicAccountStore, Holder, Registration } from './dynamic-account-store.ts';
 import { type Subscription, subscriptionOf } from './subscription.ts';
 
 export interface PlacementDeps {
   registry: AgentRegistry;
-  store: Pick<CloudctlStore, 'credentials' | 'replicas'> & { dynamicAccounts: DynamicAccountStore };
+  store: {
+    credentials: CredentialStore;
+    /** Sessions held by live replicas: a holder on a session none holds is gone. */
+    replicas: { liveSessionIds(): Promise<string[]> };
+    dynamicAccounts: DynamicAccountStore;
+  };
   logger: Logger;
   now: () => Date;
   /**

@@ -6,8 +6,8 @@ import type { Logger } from 'pino';
 import { toTimestamp } from '../../proto/index.ts';
 import { CloudctlError } from '../errors.ts';
 import type { AgentRegistry, AgentSession } from '../sessions/index.ts';
-import type { CloudctlStore } from '../store/index.ts';
 import type { OperationRouter } from './operation-router.ts';
+import type { OperationStore } from './operation-store.ts';
 
 export interface OperationRequest {
   /** The operation's id; a new one when absent. A caller that must find the operation again after a
@@ -31,7 +31,7 @@ export interface OperationOutcome {
 
 export interface OperationDispatcherDeps {
   registry: AgentRegistry;
-  store: CloudctlStore;
+  store: { operations: OperationStore };
   logger: Logger;
   now: () => Date;
   waitTimeoutMs: number;

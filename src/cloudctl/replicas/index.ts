@@ -5,7 +5,6 @@ export { LeaseSweeper, type LeaseSweeperOptions } from './lease-sweeper.ts';
 export { startPostgresReplicaBus } from './postgres-replica-bus.ts';
 export type { ReplicaBus } from './replica-bus.ts';
 export { ReplicaMembership, type ReplicaMembershipDeps } from './replica-membership.ts';
-export { replicaMigration } from './replica-migration.ts';
 export {
   type PublishedSession,
   REPLICA_BEAT_MS,
@@ -13,3 +12,4 @@ export {
   ReplicaStore,
   type SessionHolder,
 } from './replica-store.ts';
+export { type ReplicaTables, replicaMigration } from './replica-tables.ts';

@@ -3,6 +3,7 @@
 // through the registry's `send`; the session ends when the stream does.
 import { randomUUID } from 'node:crypto';
 import { type ServerDuplexStream, status } from '@grpc/grpc-js';
+import type { Logger } from 'pino';
 import {
   type AgentMessage__Output,
   type AgentSessionHandlers,
@@ -10,9 +11,29 @@ import {
   type Hello__Output,
   toTimestamp,
 } from '../../proto/index.ts';
-import { type RpcDeps, RpcFailure } from '../grpc/index.ts';
-import type { AgentSession, DynamicAccountSettings, SessionAccount } from './agent-registry.ts';
-import type { AccountRegistration } from './agent-store.ts';
+import type { AgentAuthenticator } from '../auth/index.ts';
+import { RpcFailure } from '../grpc/index.ts';
+import type {
+  AgentRegistry,
+  AgentSession,
+  DynamicAccountSettings,
+  SessionAccount,
+} from './agent-registry.ts';
+import type { AccountRegistration, AgentStore } from './agent-store.ts';
+import type { SessionListener } from './session-listener.ts';
+
+/** What the session service uses: passed in, so tests can drive the clock and read the logs. */
+export interface SessionRpcDeps {
+  authenticator: AgentAuthenticator;
+  registry: AgentRegistry;
+  /** Told of each session's life (dynamic accounts). */
+  sessionListener: SessionListener;
+  store: { agents: AgentStore };
+  logger: Logger;
+  now: () => Date;
+  heartbeatSeconds: number;
+  helloTimeoutSeconds: number;
+}
 
 const METHOD = '/orchagent.v1.AgentSession/Connect';
 
@@ -57,7 +78,7 @@ function staticAccounts(accounts: readonly SessionAccount[]): AccountRegistratio
     .map(({ source: _source, ...account }) => account);
 }
 
-function connect(call: SessionCall, deps: RpcDeps): void {
+function connect(call: SessionCall, deps: SessionRpcDeps): void {
   const auth = deps.authenticator.authenticate(call, METHOD);
   if (!auth.ok) {
     call.emit('error', auth.refusal);
@@ -255,6 +276,6 @@ function connect(call: SessionCall, deps: RpcDeps): void {
   call.on('error', () => cleanup('stream error'));
 }
 
-export function sessionHandlers(deps: RpcDeps): AgentSessionHandlers {
+export function sessionHandlers(deps: SessionRpcDeps): AgentSessionHandlers {
   return { Connect: (call) => connect(call, deps) };
 }
