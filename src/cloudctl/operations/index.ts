@@ -15,3 +15,8 @@ export {
   type StoredOperation,
 } from './operation-store.ts';
 export { createOperationTables, type OperationTables } from './operation-tables.ts';
+export {
+  type OperationsFeature,
+  type OperationsFeatureDeps,
+  operationsFeature,
+} from './operations-feature.ts';
