@@ -21,6 +21,6 @@ export {
 } from './deployment-state.ts';
 export { DeploymentStore, type Gate, type GateDecision, type StoredDeployment } from './deployment-store.ts';
 export { type DeploymentTables, deploymentsMigration } from './deployment-tables.ts';
-export { callbackGateId } from './target-run.ts';
+export { callbackGateId } from './steps/index.ts';
 export { ANNOTATIONS, VERSION_LABEL, WORKLOAD_LABEL } from './versioned-manifests.ts';
 export { type WebhookRoute, type WebhookSender, webhookSender } from './webhook-sender.ts';
