@@ -221,7 +221,14 @@ export async function startControlPlane(
   const tasks = tasksFeature(served);
   const external = externalAddress(config.http);
   const deployments = deploymentsFeature({ ...served, externalUrl: external.url });
-  const session = sessionHandlers({ ...base, ...config.grpc, sessionListener: placement, store: stores });
+  const { heartbeatSeconds, helloTimeoutSeconds } = config.grpc;
+  const session = sessionHandlers({
+    ...base,
+    heartbeatSeconds,
+    helloTimeoutSeconds,
+    sessionListener: placement,
+    store: stores,
+  });
   const changed = (name: string, change: string) =>
     change === 'created' ? placement.created(name) : placement.placeEverywhere();
   const routes = [
