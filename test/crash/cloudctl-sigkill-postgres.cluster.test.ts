@@ -2,8 +2,10 @@
 // streams: the same scenario as on PGlite, with `cloudctl serve` on a real PostgreSQL server. Here the
 // test reads cloudctl's table while cloudctl runs, so the convergence time it reports is the time
 // until the stored resourceVersions equal the cluster's exactly.
+
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../src/cloudctl/store/index.ts';
+import { type CloudctlDatabase, openCloudctlDatabase } from '../../src/cloudctl/index.ts';
 import { ConfigMapChurn } from '../support/config-map-churn.ts';
 import { awaitConvergence, clusterSource, databaseSource } from '../support/convergence.ts';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.ts';
@@ -15,7 +17,7 @@ const APPLICATION = 'crashcloudctlpg';
 const TOKENS = { agent: 'agent-token-crash-b5d0', ops: 'ops-token-crash-6f21' };
 
 let postgres: PostgresServer;
-let db: Database;
+let db: Kysely<CloudctlDatabase>;
 
 beforeAll(async () => {
   postgres = await startPostgres();
@@ -29,7 +31,7 @@ const crash = useCrashSystem(NS, TOKENS, {
   databaseUrl: () => postgres.url,
   // Opened after cloudctl has migrated the schema; PostgreSQL serves both processes at once.
   beforeAgent: async () => {
-    db = await openDatabase({ kind: 'postgres', url: postgres.url });
+    db = await openCloudctlDatabase({ kind: 'postgres', url: postgres.url });
   },
 });
 

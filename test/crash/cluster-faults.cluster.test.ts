@@ -9,8 +9,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../src/cloudctl/store/index.ts';
+import { type CloudctlDatabase, openCloudctlDatabase } from '../../src/cloudctl/index.ts';
 import { type Cluster, startCluster } from '../cluster/index.ts';
 import { writeKubeconfig } from '../cluster/kubeconfig.ts';
 import { ConfigMapChurn } from '../support/config-map-churn.ts';
@@ -35,7 +36,7 @@ const TARGET_MS = 10_000;
 let dir: string;
 let cluster: Cluster;
 let postgres: PostgresServer;
-let db: Database;
+let db: Kysely<CloudctlDatabase>;
 /** Between the agent and the API server. */
 let proxy: TcpFaultProxy;
 let system: TestSystem;
@@ -96,7 +97,7 @@ beforeAll(async () => {
       write: ['ops'],
     },
   });
-  db = await openDatabase({ kind: 'postgres', url: postgres.url });
+  db = await openCloudctlDatabase({ kind: 'postgres', url: postgres.url });
   await cluster.client.request('POST', '/api/v1/namespaces', {
     body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
   });

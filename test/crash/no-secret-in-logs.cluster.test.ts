@@ -13,9 +13,9 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../../src/cloudctl/index.ts';
-import { type Database, openDatabase } from '../../src/cloudctl/store/index.ts';
+import { type CloudctlDatabase, hashToken, openCloudctlDatabase } from '../../src/cloudctl/index.ts';
 import { freePort } from '../cluster/free-port.ts';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../cluster/index.ts';
 import { createCa, issueLoopbackServer, writeClientFiles } from '../support/pki.ts';
@@ -48,7 +48,7 @@ const issued = new Map<string, string>();
 
 let dir: string;
 let postgres: PostgresServer;
-let db: Database;
+let db: Kysely<CloudctlDatabase>;
 let cluster: ClusterClient;
 let cloudctl: RunningProcess;
 let agent: RunningProcess;
@@ -184,7 +184,7 @@ beforeAll(async () => {
     cloudctlConfig(`urlFile: ${join(dir, 'database-url')}`),
     httpPort,
   );
-  db = await openDatabase({ kind: 'postgres', url: postgres.url });
+  db = await openCloudctlDatabase({ kind: 'postgres', url: postgres.url });
 
   await cluster.request('POST', '/api/v1/namespaces', {
     body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },

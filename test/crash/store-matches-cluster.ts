@@ -2,7 +2,7 @@
 // first, while it serves, poll its read API until it shows the churned ConfigMaps at their latest
 // revision (the convergence time that is reported); then stop it and compare its database with the
 // cluster exactly, resourceVersions and objects outside the application (kube-root-ca.crt) included.
-import { openDatabase } from '../../src/cloudctl/store/index.ts';
+import { openCloudctlDatabase } from '../../src/cloudctl/index.ts';
 import type { ApiClient } from '../cluster/index.ts';
 import { REVISION_LABEL } from '../support/config-map-churn.ts';
 import { awaitConvergence, clusterSource, databaseSource, readApiSource } from '../support/convergence.ts';
@@ -53,7 +53,7 @@ export async function msUntilReadApiMatches(
  */
 export async function expectDatabaseMatches(s: CrashSubject): Promise<void> {
   await s.system.stop();
-  const db = await openDatabase({ kind: 'pglite', dataDir: s.system.dataDir });
+  const db = await openCloudctlDatabase({ kind: 'pglite', dataDir: s.system.dataDir });
   try {
     await awaitConvergence(
       {

@@ -10,9 +10,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../../src/cloudctl/index.ts';
-import { type Database, openDatabase } from '../../src/cloudctl/store/index.ts';
+import { type CloudctlDatabase, hashToken, openCloudctlDatabase } from '../../src/cloudctl/index.ts';
 import { WebhookReceiver } from '../cloudctl/deployments/webhook-receiver.ts';
 import { type ApiClient, apiClient } from '../cloudctl/http-client.ts';
 import { freePort } from '../cluster/free-port.ts';
@@ -42,7 +42,7 @@ interface Replica {
 
 let dir: string;
 let postgres: PostgresServer;
-let db: Database;
+let db: Kysely<CloudctlDatabase>;
 let cluster: ClusterClient;
 let replicas: Replica[];
 let front: TcpService;
@@ -196,7 +196,7 @@ beforeAll(async () => {
   replicas = [];
   for (const [i, name] of ['r0', 'r1', 'r2'].entries())
     replicas.push(await serveReplica(name, postgres.url, httpPorts[i] ?? 0));
-  db = await openDatabase({ kind: 'postgres', url: postgres.url });
+  db = await openCloudctlDatabase({ kind: 'postgres', url: postgres.url });
   front = await startTcpService(replicas.map((r) => r.grpc));
   agent = await startAgent(front.address);
 }, 180_000);

@@ -4,7 +4,8 @@
 // another version than the cluster's). `awaitConvergence` polls until the sides agree and says how
 // long that took, so crash tests report the figure the promise is about.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Database } from '../../src/cloudctl/store/index.ts';
+import type { Kysely } from 'kysely';
+import type { CloudctlDatabase } from '../../src/cloudctl/index.ts';
 import type { ApiClient } from '../cluster/index.ts';
 
 export interface ObjectVersion {
@@ -130,7 +131,11 @@ export function clusterSource(
 }
 
 /** cloudctl's cache rows for the account in the given namespaces, read from its database. */
-export function databaseSource(db: Database, account: string, namespaces: readonly string[]): ObjectSource {
+export function databaseSource(
+  db: Kysely<CloudctlDatabase>,
+  account: string,
+  namespaces: readonly string[],
+): ObjectSource {
   return async () =>
     (
       await db

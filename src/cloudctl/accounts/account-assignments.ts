@@ -4,8 +4,7 @@
 // for them are accepted, then the definitions go down the agent's session as add_accounts. The
 // agent's watch tests drive it; everything user-facing goes through /vendor/accounts.
 import { isRecord } from '../../lib/is-record.ts';
-import type { AgentRegistry, SessionAccount } from '../sessions/index.ts';
-import type { CloudctlStore } from '../store/index.ts';
+import type { AgentRegistry, AgentStore, SessionAccount } from '../sessions/index.ts';
 
 export interface AccountAssignment {
   name: string;
@@ -14,9 +13,9 @@ export interface AccountAssignment {
 }
 
 export class AccountAssignments {
-  readonly #deps: { registry: AgentRegistry; store: CloudctlStore; now: () => Date };
+  readonly #deps: { registry: AgentRegistry; store: { agents: AgentStore }; now: () => Date };
 
-  constructor(deps: { registry: AgentRegistry; store: CloudctlStore; now: () => Date }) {
+  constructor(deps: { registry: AgentRegistry; store: { agents: AgentStore }; now: () => Date }) {
     this.#deps = deps;
   }
 

@@ -2,7 +2,7 @@
 // config file, or defined in cloudctl (credentials). The HTTP API asks it who may do what on an
 // account, and whether the account exists at all.
 import type { AccountPermissions } from '../auth/index.ts';
-import type { ChangeCounter, CloudctlStore } from '../store/index.ts';
+import type { ChangeCounter } from '../store/index.ts';
 
 export type AccountSource = 'static-agent-config' | 'cloudctl';
 
@@ -20,7 +20,9 @@ export interface AccountLookup {
 }
 
 /** Accounts agents registered at hello (static accounts of their config files) or were assigned. */
-export function agentAccounts(store: CloudctlStore): AccountLookup {
+export function agentAccounts(store: {
+  agents: { accounts(): Promise<{ name: string; agentId: string; permissions: AccountPermissions }[]> };
+}): AccountLookup {
   const toKnown = (account: {
     name: string;
     agentId: string;

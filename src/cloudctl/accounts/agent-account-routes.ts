@@ -3,13 +3,23 @@
 // and the namespaces its cache knows. Both need READ on the account; an unknown account is a 404.
 import { z } from 'zod';
 import { defineRoute, type Route } from '../http/index.ts';
-import type { SessionFinder } from '../sessions/index.ts';
-import type { CloudctlStore } from '../store/index.ts';
+import type { AgentStore, SessionFinder } from '../sessions/index.ts';
 import type { AccountGuard } from './account-guard.ts';
 
 export interface AgentAccountRouteDeps {
   guard: AccountGuard;
-  store: CloudctlStore;
+  store: {
+    agents: Pick<AgentStore, 'account' | 'agents'>;
+    /** The namespaces the account's cached objects name. */
+    cache: { namespaces(account: string): Promise<string[]> };
+    /** Where a cloudctl-defined account is placed (dynamic accounts). */
+    dynamicAccounts: {
+      holders(
+        account: string,
+      ): Promise<{ agentId: string; caching: boolean; status: string; message: string }[]>;
+      registration(account: string): Promise<{ zoneId: string | null } | undefined>;
+    };
+  };
   sessions: Pick<SessionFinder, 'servingAgent'>;
 }
 

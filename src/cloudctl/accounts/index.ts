@@ -10,4 +10,5 @@ export {
   type KnownAccount,
 } from './account-directory.ts';
 export { AccountGuard } from './account-guard.ts';
+export { type AccountsFeature, type AccountsFeatureDeps, accountsFeature } from './accounts-feature.ts';
 export { type AgentAccountRouteDeps, agentAccountRoutes } from './agent-account-routes.ts';

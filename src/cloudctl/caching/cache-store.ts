@@ -1,7 +1,7 @@
 // The resource cache: applies what agents stream up (events, snapshots, bookmarks), answers resume
 // version queries, and reads an account's current state. Nothing here knows about gRPC.
-import { sql, type Transaction } from 'kysely';
-import type { CloudctlDatabase, Database } from '../store/index.ts';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { CacheTables } from './cache-tables.ts';
 
 /** One kind in one namespace of one account; namespace '' is every namespace (or cluster scope). */
 export interface WatchScope {
@@ -88,7 +88,7 @@ export interface RefreshedObject extends ObjectKey {
   body: string;
 }
 
-type Tx = Transaction<CloudctlDatabase>;
+type Tx = Transaction<CacheTables>;
 
 /** An object as it is about to be written to the cache. */
 export interface StoredObject extends ObjectKey {
@@ -169,7 +169,7 @@ interface ResourceRow {
  * row is replaced only by an equal or newer resource version (an on-demand read racing the watch).
  */
 function writeRows(
-  db: Database | Tx,
+  db: Kysely<CacheTables> | Tx,
   rows: readonly ResourceRow[],
   now: Date,
   indexer: CacheIndexer | undefined,
@@ -248,10 +248,10 @@ async function upsertAll(
 }
 
 export class CacheStore {
-  readonly #db: Database;
+  readonly #db: Kysely<CacheTables>;
   readonly #indexer: CacheIndexer | undefined;
 
-  constructor(db: Database, indexer?: CacheIndexer) {
+  constructor(db: Kysely<CacheTables>, indexer?: CacheIndexer) {
     this.#db = db;
     this.#indexer = indexer;
   }

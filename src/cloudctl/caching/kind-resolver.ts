@@ -3,9 +3,9 @@
 // (`Rollout.argoproj.io`), and an object as "<kind> <name>". The agent needs apiVersion and kind.
 // A kind cached for the account is read through the version its objects were cached with (the one
 // the agent watches); other built-in kinds come from a table; any other kind only from the cache.
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
-import type { Database } from '../store/index.ts';
+import type { CacheTables } from './cache-tables.ts';
 
 export interface ResolvedKind {
   apiVersion: string;
@@ -98,9 +98,9 @@ export function splitManifestName(manifestName: string): { kind: string; name: s
 }
 
 export class KindResolver {
-  readonly #db: Database;
+  readonly #db: Kysely<CacheTables>;
 
-  constructor(db: Database) {
+  constructor(db: Kysely<CacheTables>) {
     this.#db = db;
   }
 

@@ -1,12 +1,13 @@
 // Credentials definitions as stored: the current definition per account and its revisions. Each write
 // is one transaction over both tables, so the history never disagrees with the current state; the
 // primary key on the name settles concurrent creates (one wins, the other finds it taken).
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { errorCode, isRecord } from '../../lib/is-record.ts';
 import type { AccountPermissions } from '../auth/index.ts';
-import type { ChangeCounter, CredentialRevisionsTable, CredentialsTable, Database } from '../store/index.ts';
+import type { ChangeCounter } from '../store/index.ts';
+import type { CredentialRevisionsTable, CredentialsTable, CredentialTables } from './credential-tables.ts';
 
 export interface CredentialsWrite {
   name: string;
@@ -77,10 +78,10 @@ function toRevision(row: Selectable<CredentialRevisionsTable>): CredentialsRevis
 }
 
 export class CredentialStore {
-  readonly #db: Database;
+  readonly #db: Kysely<CredentialTables>;
   readonly #accountChanges: ChangeCounter;
 
-  constructor(db: Database, accountChanges: ChangeCounter) {
+  constructor(db: Kysely<CredentialTables>, accountChanges: ChangeCounter) {
     this.#db = db;
     this.#accountChanges = accountChanges;
   }

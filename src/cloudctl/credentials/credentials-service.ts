@@ -9,13 +9,13 @@
 import { type AccountDirectory, AccountGuard, type KnownAccount } from '../accounts/index.ts';
 import { mayAccess, type Principal } from '../auth/index.ts';
 import { HttpError } from '../http/index.ts';
-import type { CloudctlStore } from '../store/index.ts';
-import type { CredentialsRevision } from './credential-store.ts';
+import type { AgentStore } from '../sessions/index.ts';
+import type { CredentialStore, CredentialsRevision } from './credential-store.ts';
 import { type CredentialsDefinition, ORCHESTRATOR, permissionsOf } from './credentials-definition.ts';
 import { type AccountView, agentAccountView, credentialsView } from './credentials-view.ts';
 
 export interface CredentialsDeps {
-  store: CloudctlStore;
+  store: { agents: AgentStore; credentials: CredentialStore };
   /** Every account, agents' first: the one that answers "does this name exist, and whose is it". */
   directory: AccountDirectory;
   now: () => Date;

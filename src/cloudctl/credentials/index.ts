@@ -1,12 +1,12 @@
 // Credentials: accounts defined in cloudctl (the dynamic accounts' definitions), stored with their
 // history, and the credentials API that reads every account and writes cloudctl's own.
 export { credentialAccounts } from './credential-accounts.ts';
-export { credentialsMigration } from './credential-migrations.ts';
 export {
   CredentialStore,
   type CredentialsRevision,
   type CredentialsWrite,
   type StoredCredentials,
 } from './credential-store.ts';
+export { type CredentialTables, credentialsMigration } from './credential-tables.ts';
 export { type CredentialsDefinition, credentialsDefinitionSchema } from './credentials-definition.ts';
 export { credentialsRoutes } from './credentials-routes.ts';

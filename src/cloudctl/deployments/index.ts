@@ -21,6 +21,11 @@ export type { Strategy } from './deployment-file/strategy.ts';
 export type { ConstraintStep, Target } from './deployment-file/target.ts';
 export type { Webhook, WebhookHeader } from './deployment-file/webhook.ts';
 export {
+  type DeploymentsFeature,
+  type DeploymentsFeatureDeps,
+  deploymentsFeature,
+} from './deployments-feature.ts';
+export {
   type DeploymentDecisionDeps,
   decideApproval,
   mayDecide,
@@ -37,6 +42,7 @@ export { type DeploymentView, deploymentView } from './http/deployment-view.ts';
 export {
   DeploymentRunner,
   DeploymentStore,
+  type DeploymentTables,
   deploymentsMigration,
   type StoredDeployment,
   webhookSender,

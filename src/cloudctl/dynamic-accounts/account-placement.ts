@@ -13,8 +13,7 @@
 // Activated accounts go out at once; subscribed ones at the agent's scans (registration, then every
 // scanFrequencySeconds) or, with the interceptor, as soon as POST /credentials creates them.
 import type { Logger } from 'pino';
-import type { AccountDefinition } from '../../proto/index.ts';
-import type { StoredCredentials } from '../credentials/index.ts';
+import type { CredentialStore, StoredCredentials } from '../credentials/index.ts';
 import type {
   AccountReport,
   AgentRegistry,
@@ -24,14 +23,25 @@ import type {
   SessionListener,
   SessionView,
 } from '../sessions/index.ts';
-import type { CloudctlStore } from '../store/index.ts';
 import { type AccountState, isActivated, transition } from './account-state.ts';
 import type { DynamicAccountStore, Holder, Registration } from './dynamic-account-store.ts';
+import {
+  type AccountPlan,
+  chooseCacher,
+  type Outbox,
+  Outboxes,
+  type PlacementView,
+} from './placement-pass.ts';
 import { type Subscription, subscriptionOf } from './subscription.ts';
 
 export interface PlacementDeps {
   registry: AgentRegistry;
-  store: Pick<CloudctlStore, 'credentials' | 'replicas'> & { dynamicAccounts: DynamicAccountStore };
+  store: {
+    credentials: CredentialStore;
+    /** Sessions held by live replicas: a holder on a session none holds is gone. */
+    replicas: { liveSessionIds(): Promise<string[]> };
+    dynamicAccounts: DynamicAccountStore;
+  };
   logger: Logger;
   now: () => Date;
   /**
@@ -55,13 +65,6 @@ interface Trigger {
   scan?: string;
   /** An account just created: sessions with the interceptor take it now. */
   intercept?: string;
-}
-
-interface Outbox {
-  session: AgentSession;
-  adds: AccountDefinition[];
-  deletes: string[];
-  directives: CacheDirective[];
 }
 
 /** Fields of a credentials definition that are cloudctl's, not the agent's account entry. */
@@ -345,9 +348,33 @@ export class AccountPlacement implements SessionListener {
     return entry?.subscription.matches(credentials) ?? false;
   }
 
+  /** A pass: read what is, then for each account plan, write and queue; then send the queues. */
   async #place(trigger: Trigger): Promise<void> {
     if (this.#closed) return;
-    const { registry, store, now } = this.#deps;
+    const view = await this.#read();
+    const outboxes = new Outboxes();
+    const definedNames = new Set(view.defined.map((c) => c.name));
+    // Accounts no longer defined in cloudctl: no agent keeps them, no registration stays.
+    for (const [account, holders] of view.holdersOf) {
+      if (definedNames.has(account)) continue;
+      for (const holder of holders) {
+        if (!view.elsewhere.has(holder.sessionId)) await this.#release(holder, view.sessions, outboxes.of);
+      }
+    }
+    for (const name of view.registrations.keys()) {
+      if (!definedNames.has(name)) await this.#deps.store.dynamicAccounts.forget(name);
+    }
+    for (const credentials of view.defined) {
+      const plan = this.#plan(credentials, view, trigger);
+      const notes = await this.#write(credentials, plan, view.sessions, outboxes.of);
+      await this.#recordState(credentials, plan, view.sessions, notes);
+    }
+    this.#send(outboxes);
+  }
+
+  /** What a pass starts from: this replica's sessions, the definitions, registrations and holders. */
+  async #read(): Promise<PlacementView> {
+    const { registry, store } = this.#deps;
     const sessions = registry.newestSessions();
     const defined = await store.credentials.list();
     const registrations = new Map((await store.dynamicAccounts.registrations()).map((r) => [r.name, r]));
@@ -356,155 +383,135 @@ export class AccountPlacement implements SessionListener {
       holdersOf.set(holder.account, [...(holdersOf.get(holder.account) ?? []), holder]);
     }
     const elsewhere = (await this.#deps.sessionsElsewhere?.()) ?? new Set<string>();
-    const outboxes = new Map<string, Outbox>();
-    const outbox = (session: AgentSession): Outbox => {
-      let box = outboxes.get(session.sessionId);
-      if (box === undefined) {
-        box = { session, adds: [], deletes: [], directives: [] };
-        outboxes.set(session.sessionId, box);
-      }
-      return box;
+    return { sessions, defined, registrations, holdersOf, elsewhere };
+  }
+
+  /** Who should hold one account after this pass, and who caches it; nothing written yet. */
+  #plan(credentials: StoredCredentials, view: PlacementView, trigger: Trigger): AccountPlan {
+    const registration = view.registrations.get(credentials.name);
+    const all = view.holdersOf.get(credentials.name) ?? [];
+    const foreign = all.filter((h) => view.elsewhere.has(h.sessionId));
+    const current = all.filter((h) => !view.elsewhere.has(h.sessionId));
+    const eligible = view.sessions.filter(
+      (s) => this.#mayHold(s, credentials, registration) && !foreign.some((h) => h.agentId === s.agentId),
+    );
+    const kept: Holder[] = [];
+    const released: Holder[] = [];
+    for (const holder of current) {
+      const session = eligible.find((s) => s.agentId === holder.agentId);
+      if (session !== undefined && session.sessionId === holder.sessionId) kept.push(holder);
+      else released.push(holder);
+    }
+    const added: Holder[] = [];
+    for (const session of eligible) {
+      if (kept.some((h) => h.agentId === session.agentId)) continue;
+      const activated = this.#activatedFor(session, registration);
+      const subscribed =
+        trigger.scan === session.sessionId ||
+        (trigger.intercept === credentials.name && session.dynamicAccounts.interceptorEnabled);
+      if (!activated && !subscribed) continue;
+      added.push({
+        account: credentials.name,
+        agentId: session.agentId,
+        sessionId: session.sessionId,
+        caching: false,
+        status: 'SENT',
+        message: '',
+      });
+    }
+    const moved = chooseCacher(kept, added, foreign);
+    return { registration, eligible, foreign, kept, released, added, moved };
+  }
+
+  /** Writes the plan's holders and queues what each agent is told; the notes say what was done. */
+  async #write(
+    credentials: StoredCredentials,
+    plan: AccountPlan,
+    sessions: readonly AgentSession[],
+    outbox: (session: AgentSession) => Outbox,
+  ): Promise<string[]> {
+    const { store, now } = this.#deps;
+    for (const holder of plan.released) await this.#release(holder, sessions, outbox);
+    const notes: string[] = [];
+    const definition = JSON.stringify(definitionFor(credentials, plan.registration));
+    const send = (session: AgentSession, holder: Holder) => {
+      this.#sent.set(`${session.sessionId}\n${credentials.name}`, definition);
+      outbox(session).adds.push({
+        name: credentials.name,
+        definition: Buffer.from(definition),
+        cache: directive(credentials.name, holder.caching),
+      });
     };
-    const definedNames = new Set(defined.map((c) => c.name));
-
-    // Accounts no longer defined in cloudctl: no agent keeps them, no registration stays.
-    for (const [account, holders] of holdersOf) {
-      if (definedNames.has(account)) continue;
-      for (const holder of holders) {
-        if (!elsewhere.has(holder.sessionId)) await this.#release(holder, sessions, outbox);
-      }
+    const sessionOf = (holder: Holder) => plan.eligible.find((s) => s.sessionId === holder.sessionId);
+    for (const holder of plan.added) {
+      const session = sessionOf(holder);
+      if (session === undefined) continue;
+      await store.dynamicAccounts.putHolder(holder, now());
+      send(session, holder);
+      this.#holdOnSession(session.sessionId, credentials.name, credentials);
+      notes.push(`sent to agent ${holder.agentId} for ${role(holder.caching)}`);
     }
-    for (const name of registrations.keys()) {
-      if (!definedNames.has(name)) await store.dynamicAccounts.forget(name);
+    for (const holder of plan.kept) {
+      const session = sessionOf(holder);
+      const sent = this.#sent.get(`${holder.sessionId}\n${credentials.name}`);
+      // Unknown for an account a reconnecting agent listed: it has what it had; nothing to compare.
+      if (session === undefined || sent === undefined || sent === definition) continue;
+      holder.status = 'SENT';
+      holder.message = '';
+      await store.dynamicAccounts.putHolder(holder, now());
+      send(session, holder);
+      notes.push(`changed definition sent to agent ${holder.agentId}`);
     }
+    for (const holder of plan.moved) {
+      const session = sessionOf(holder);
+      if (session === undefined) continue;
+      await store.dynamicAccounts.putHolder(holder, now());
+      outbox(session).directives.push(directive(credentials.name, holder.caching));
+      if (holder.caching) notes.push(`agent ${holder.agentId} caches the account now`);
+    }
+    return notes;
+  }
 
-    for (const credentials of defined) {
-      const registration = registrations.get(credentials.name);
-      const all = holdersOf.get(credentials.name) ?? [];
-      const foreign = all.filter((h) => elsewhere.has(h.sessionId));
-      const current = all.filter((h) => !elsewhere.has(h.sessionId));
-      const eligible = sessions.filter(
-        (s) => this.#mayHold(s, credentials, registration) && !foreign.some((h) => h.agentId === s.agentId),
+  /** An activated registration's state and message follow from who holds the account now. */
+  async #recordState(
+    credentials: StoredCredentials,
+    plan: AccountPlan,
+    sessions: readonly AgentSession[],
+    notes: string[],
+  ): Promise<void> {
+    const { registration } = plan;
+    if (registration === undefined || !isActivated(registration.state)) return;
+    const conflicts = sessions.filter(
+      (s) =>
+        s.dynamicAccounts.enabled &&
+        this.#ownsStatic(s, credentials.name) &&
+        (registration.zoneId === null || registration.zoneId === s.zoneId),
+    );
+    for (const session of conflicts) {
+      notes.push(
+        `agent ${session.agentId} keeps its own static account ${credentials.name}: the agent's definition wins over cloudctl's`,
       );
-      const notes: string[] = [];
-      const kept: Holder[] = [];
-      for (const holder of current) {
-        const session = eligible.find((s) => s.agentId === holder.agentId);
-        if (session !== undefined && session.sessionId === holder.sessionId) kept.push(holder);
-        else await this.#release(holder, sessions, outbox);
-      }
-      const added: Holder[] = [];
-      for (const session of eligible) {
-        if (kept.some((h) => h.agentId === session.agentId)) continue;
-        const activated = this.#activatedFor(session, registration);
-        const subscribed =
-          trigger.scan === session.sessionId ||
-          (trigger.intercept === credentials.name && session.dynamicAccounts.interceptorEnabled);
-        if (!activated && !subscribed) continue;
-        added.push({
-          account: credentials.name,
-          agentId: session.agentId,
-          sessionId: session.sessionId,
-          caching: false,
-          status: 'SENT',
-          message: '',
-        });
-      }
-
-      // Exactly one holder that can serve the account caches it; a new one only when none does.
-      // Across replicas the cacher with the smallest agent id stays: each replica demotes its own
-      // that rank after another's, so two that promoted at once settle on one.
-      const holders = [...kept, ...added];
-      const serving = holders.filter((h) => h.status !== 'FAILED');
-      const foreignCacher = foreign
-        .filter((h) => h.caching && h.status !== 'FAILED')
-        .sort((a, b) => a.agentId.localeCompare(b.agentId))[0];
-      const cachers = serving.filter((h) => h.caching);
-      const moved: Holder[] = [];
-      if (foreignCacher !== undefined) {
-        for (const local of cachers.filter((h) => h.agentId.localeCompare(foreignCacher.agentId) > 0)) {
-          local.caching = false;
-          moved.push(local);
-          cachers.splice(cachers.indexOf(local), 1);
-        }
-      }
-      if (cachers.length === 0 && foreignCacher === undefined) {
-        const chosen = serving.find((h) => h.status === 'ACTIVE') ?? serving[0];
-        if (chosen !== undefined) {
-          chosen.caching = true;
-          if (kept.includes(chosen)) moved.push(chosen);
-        }
-      }
-      for (const extra of cachers.slice(1)) {
-        extra.caching = false;
-        moved.push(extra);
-      }
-
-      const definition = JSON.stringify(definitionFor(credentials, registration));
-      const send = (session: AgentSession, holder: Holder) => {
-        this.#sent.set(`${session.sessionId}\n${credentials.name}`, definition);
-        outbox(session).adds.push({
-          name: credentials.name,
-          definition: Buffer.from(definition),
-          cache: directive(credentials.name, holder.caching),
-        });
-      };
-      for (const holder of added) {
-        const session = eligible.find((s) => s.sessionId === holder.sessionId);
-        if (session === undefined) continue;
-        await store.dynamicAccounts.putHolder(holder, now());
-        send(session, holder);
-        this.#holdOnSession(session.sessionId, credentials.name, credentials);
-        notes.push(`sent to agent ${holder.agentId} for ${role(holder.caching)}`);
-      }
-      for (const holder of kept) {
-        const session = eligible.find((s) => s.sessionId === holder.sessionId);
-        const sent = this.#sent.get(`${holder.sessionId}\n${credentials.name}`);
-        // Unknown for an account a reconnecting agent listed: it has what it had; nothing to compare.
-        if (session === undefined || sent === undefined || sent === definition) continue;
-        holder.status = 'SENT';
-        holder.message = '';
-        await store.dynamicAccounts.putHolder(holder, now());
-        send(session, holder);
-        notes.push(`changed definition sent to agent ${holder.agentId}`);
-      }
-      for (const holder of moved) {
-        const session = eligible.find((s) => s.sessionId === holder.sessionId);
-        if (session === undefined) continue;
-        await store.dynamicAccounts.putHolder(holder, now());
-        outbox(session).directives.push(directive(credentials.name, holder.caching));
-        if (holder.caching) notes.push(`agent ${holder.agentId} caches the account now`);
-      }
-
-      if (registration === undefined || !isActivated(registration.state)) continue;
-      const conflicts = sessions.filter(
-        (s) =>
-          s.dynamicAccounts.enabled &&
-          this.#ownsStatic(s, credentials.name) &&
-          (registration.zoneId === null || registration.zoneId === s.zoneId),
-      );
-      for (const session of conflicts) {
-        notes.push(
-          `agent ${session.agentId} keeps its own static account ${credentials.name}: the agent's definition wins over cloudctl's`,
-        );
-      }
-      const refused = sessions.some((s) => this.#refused.has(`${s.sessionId}\n${credentials.name}`));
-      const state = this.#stateOf([...holders, ...foreign], conflicts.length > 0 || refused);
-      const message = notes.length > 0 ? notes.join('; ') : undefined;
-      if (
-        state !== registration.state ||
-        (message !== undefined && message !== registration.lastAssignmentMsg)
-      ) {
-        await store.dynamicAccounts.setState(
-          credentials.name,
-          transition(credentials.name, registration.state, state),
-          message,
-          now(),
-        );
-      }
     }
+    const refused = sessions.some((s) => this.#refused.has(`${s.sessionId}\n${credentials.name}`));
+    const holders = [...plan.kept, ...plan.added];
+    const state = this.#stateOf([...holders, ...plan.foreign], conflicts.length > 0 || refused);
+    const message = notes.length > 0 ? notes.join('; ') : undefined;
+    if (
+      state !== registration.state ||
+      (message !== undefined && message !== registration.lastAssignmentMsg)
+    ) {
+      await this.#deps.store.dynamicAccounts.setState(
+        credentials.name,
+        transition(credentials.name, registration.state, state),
+        message,
+        this.#deps.now(),
+      );
+    }
+  }
 
-    for (const { session, adds, deletes, directives } of outboxes.values()) {
+  /** Each session's queue goes out: deletes first, adds in batches of its scan size, directives. */
+  #send(outboxes: Outboxes): void {
+    for (const { session, adds, deletes, directives } of outboxes.all()) {
       const log = this.#log.child({ agentId: session.agentId, sessionId: session.sessionId });
       if (deletes.length > 0) {
         session.send({ deleteAccounts: { names: deletes } });

@@ -1,9 +1,13 @@
 // Dynamic accounts as stored: registrations with their state, and who holds each account now. The
 // holders are written when an account is sent and rewritten by the agent's reports, so the account
 // record (agents[], caching) reads what cloudctl last told and heard from each agent.
-import type { Selectable } from 'kysely';
-import type { Database, DynamicAccountAgentsTable, DynamicAccountsTable } from '../store/index.ts';
+import type { Kysely, Selectable } from 'kysely';
 import { type AccountState, accountStateSchema } from './account-state.ts';
+import type {
+  DynamicAccountAgentsTable,
+  DynamicAccountsTable,
+  DynamicAccountTables,
+} from './dynamic-account-tables.ts';
 
 export interface Registration {
   name: string;
@@ -50,9 +54,9 @@ function toHolder(row: Selectable<DynamicAccountAgentsTable>): Holder {
 }
 
 export class DynamicAccountStore {
-  readonly #db: Database;
+  readonly #db: Kysely<DynamicAccountTables>;
 
-  constructor(db: Database) {
+  constructor(db: Kysely<DynamicAccountTables>) {
     this.#db = db;
   }
 

@@ -4,10 +4,9 @@
 // changes, so a 400 for one account leaves the others as they were.
 import type { AccountGuard, KnownAccount } from '../accounts/index.ts';
 import type { Principal } from '../auth/index.ts';
-import type { StoredCredentials } from '../credentials/index.ts';
+import type { CredentialStore, StoredCredentials } from '../credentials/index.ts';
 import { HttpError } from '../http/index.ts';
-import type { SessionFinder } from '../sessions/index.ts';
-import type { CloudctlStore } from '../store/index.ts';
+import type { AgentStore, SessionFinder } from '../sessions/index.ts';
 import type { AccountPlacement } from './account-placement.ts';
 import type { AccountRecord, MigrationEntry } from './account-record.ts';
 import { ACTIVATABLE, type AccountState, transition } from './account-state.ts';
@@ -15,7 +14,7 @@ import type { DynamicAccountStore, Holder, Registration } from './dynamic-accoun
 
 export interface DynamicAccountsDeps {
   guard: AccountGuard;
-  store: Pick<CloudctlStore, 'credentials' | 'agents'> & { dynamicAccounts: DynamicAccountStore };
+  store: { credentials: CredentialStore; agents: AgentStore; dynamicAccounts: DynamicAccountStore };
   sessions: Pick<SessionFinder, 'isConnected' | 'dynamicAgentIn'>;
   placement: AccountPlacement;
   now: () => Date;

@@ -1,4 +1,5 @@
 // The agent-facing gRPC transport: the endpoint the feature services are mounted on, and what the
-// services share. Domain logic lives in the features (sessions/, caching/, operations/).
+// services end calls with. Domain logic and each service's dependencies live in the features
+// (sessions/, caching/, operations/).
 export { type GrpcEndpoint, type GrpcService, startGrpcEndpoint } from './grpc-server.ts';
-export { type RpcDeps, type RpcError, RpcFailure } from './rpc-deps.ts';
+export { type RpcError, RpcFailure } from './rpc-failure.ts';

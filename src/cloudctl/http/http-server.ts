@@ -5,7 +5,12 @@
 // lets in-flight requests finish.
 import { readFile } from 'node:fs/promises';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Logger } from 'pino';
 import type { Principal, UserAuthenticator } from '../auth/index.ts';
 import type { CloudctlConfig } from '../config/index.ts';
@@ -54,12 +59,17 @@ async function tlsOptions(tls: CloudctlConfig['http']['tls']) {
   return { cert: await read('certFile', tls.certFile), key: await read('keyFile', tls.keyFile) };
 }
 
-export async function startHttpEndpoint(
-  settings: CloudctlConfig['http'],
-  deps: HttpServerDeps,
-): Promise<HttpEndpoint> {
-  const log = deps.logger.child({ component: 'http' });
-  const https = await tlsOptions(settings.tls);
+type RouteFor = (request: FastifyRequest) => Route | undefined;
+/** Answers a request with an error in the one error body (or the route's own, below 500). */
+type Fail = (
+  reply: FastifyReply,
+  request: FastifyRequest,
+  status: number,
+  code: string,
+  message: string,
+) => void;
+
+function createApp(https: Awaited<ReturnType<typeof tlsOptions>>): FastifyInstance {
   const app = Fastify({
     ...(https === undefined ? {} : { https }),
     // No fastify logger: our own line per request (below) replaces its two, which would log headers.
@@ -71,20 +81,21 @@ export async function startHttpEndpoint(
     // header limit still bounds the request line.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
   });
-
   app.setValidatorCompiler(zodValidator);
   // Responses are written as JSON as they are: the schemas document them, the handlers build them.
   app.setSerializerCompiler(() => (data: unknown) => JSON.stringify(data));
   // Bodies are JSON (the document's `consumes`): fastify would also hand a text/plain body to the
   // route as a string, which its schema then refuses as a 400; it is a 415.
   app.removeContentTypeParser('text/plain');
+  return app;
+}
 
-  const routeOf = new Map(deps.routes.map((route) => [`${route.method} ${route.url}`, route]));
-  const routeFor = (request: FastifyRequest) =>
-    routeOf.get(`${request.method} ${request.routeOptions.url ?? ''}`);
-  // Form bodies only for the routes that say they take them (OAuth's token endpoint): to any other
-  // route a form is an unsupported media type, as before. A repeated field becomes a list, which the
-  // route's schema refuses (RFC 6749 forbids repeated parameters).
+/**
+ * Form bodies only for the routes that say they take them (OAuth's token endpoint): to any other
+ * route a form is an unsupported media type, as before. A repeated field becomes a list, which the
+ * route's schema refuses (RFC 6749 forbids repeated parameters).
+ */
+function acceptForms(app: FastifyInstance, routeFor: RouteFor): void {
   app.addContentTypeParser(FORM, { parseAs: 'string' }, (request, body, done) => {
     if (!(routeFor(request)?.consumes ?? []).includes(FORM)) {
       done(Object.assign(new Error(`${FORM} is not taken here; send application/json`), { statusCode: 415 }));
@@ -97,18 +108,14 @@ export async function startHttpEndpoint(
     }
     done(null, fields);
   });
+}
 
-  const fail = (
-    reply: FastifyReply,
-    request: FastifyRequest,
-    status: number,
-    code: string,
-    message: string,
-  ) => {
+function errorReplies(routeFor: RouteFor, now: () => Date): Fail {
+  return (reply, request, status, code, message) => {
     const own = status < 500 ? routeFor(request)?.errorBody : undefined;
     const body =
       own === undefined
-        ? errorBody(status, code, message, request.url, deps.now())
+        ? errorBody(status, code, message, request.url, now())
         : own(status, message, request.url.split('?')[0] ?? request.url);
     if (body instanceof Reply) {
       reply.headers(body.headers);
@@ -120,7 +127,10 @@ export async function startHttpEndpoint(
     }
     reply.code(status).type('application/json').send(body);
   };
+}
 
+/** Every error a route throws, and every request no route takes, answered in the one error body. */
+function handleErrors(app: FastifyInstance, fail: Fail, log: Logger): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ValidationFailure || error.validation !== undefined) {
       return fail(reply, request, 400, 'REQUEST_INVALID', error.message);
@@ -152,58 +162,67 @@ export async function startHttpEndpoint(
       'cloudctl could not answer this request; its log has the cause',
     );
   });
-
   app.setNotFoundHandler((request, reply) =>
     fail(reply, request, 404, 'NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`),
   );
+}
 
+/** One log line and one metric per request; `closing` says whether the server is shutting down. */
+function logRequests(app: FastifyInstance, metrics: HttpMetrics, log: Logger, closing: () => boolean): void {
   // A keep-alive connection would hold the closing server open until the client let go of it: the
   // answers given while closing tell the client to close it.
-  let closing = false;
   app.addHook('onSend', async (_request, reply, payload) => {
-    if (closing) reply.header('connection', 'close');
+    if (closing()) reply.header('connection', 'close');
     return payload;
   });
-
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const durationMs = Math.round(reply.elapsedTime * 10) / 10;
-    deps.metrics.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    metrics.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     log.info(
       { method: request.method, route, status: reply.statusCode, durationMs, user: request.principal?.name },
       'request',
     );
   });
+}
 
-  await app.register(swagger, swaggerOptions(deps.version));
+/** The route's schema as fastify validates it and the Swagger document shows it. */
+function fastifySchema(route: Route) {
+  return {
+    ...(route.schema.params === undefined ? {} : { params: route.schema.params }),
+    ...(route.schema.querystring === undefined ? {} : { querystring: route.schema.querystring }),
+    ...(route.schema.body === undefined ? {} : { body: route.schema.body }),
+    response: route.schema.response,
+    summary: route.summary,
+    tags: [route.tag],
+    ...(route.hidden ? { hide: true } : {}),
+    ...(route.deprecated ? { deprecated: true } : {}),
+    ...(route.produces === undefined ? {} : { produces: route.produces }),
+    ...(route.consumes === undefined ? {} : { consumes: route.consumes }),
+    ...(route.access === 'user' ? { security: [{ bearer: [] }] } : {}),
+  };
+}
 
+function mountRoutes(
+  app: FastifyInstance,
+  routes: readonly Route[],
+  authenticator: UserAuthenticator,
+  routeFor: RouteFor,
+): void {
   const authenticate = async (request: FastifyRequest) => {
     const credential = routeFor(request)?.authorization;
-    const outcome = await deps.authenticator.authenticate(
+    const outcome = await authenticator.authenticate(
       credential === undefined ? request.headers.authorization : credential(request.headers),
     );
     if (!outcome.ok) throw new HttpError('UNAUTHENTICATED', outcome.reason);
     request.principal = outcome.principal;
   };
-  const anonymous = deps.authenticator.principal('anonymous', [], true);
-
-  for (const route of deps.routes) {
+  const anonymous = authenticator.principal('anonymous', [], true);
+  for (const route of routes) {
     app.route({
       method: route.method,
       url: route.url,
-      schema: {
-        ...(route.schema.params === undefined ? {} : { params: route.schema.params }),
-        ...(route.schema.querystring === undefined ? {} : { querystring: route.schema.querystring }),
-        ...(route.schema.body === undefined ? {} : { body: route.schema.body }),
-        response: route.schema.response,
-        summary: route.summary,
-        tags: [route.tag],
-        ...(route.hidden ? { hide: true } : {}),
-        ...(route.deprecated ? { deprecated: true } : {}),
-        ...(route.produces === undefined ? {} : { produces: route.produces }),
-        ...(route.consumes === undefined ? {} : { consumes: route.consumes }),
-        ...(route.access === 'user' ? { security: [{ bearer: [] }] } : {}),
-      },
+      schema: fastifySchema(route),
       // Authentication comes before validation: a caller without a token learns nothing of the route.
       ...(route.access === 'user' ? { onRequest: authenticate } : {}),
       handler: async (request, reply) => {
@@ -226,6 +245,38 @@ export async function startHttpEndpoint(
       },
     });
   }
+}
+
+/** The port it took (the configured one may be 0); a port it cannot take closes the app. */
+async function listen(app: FastifyInstance, settings: CloudctlConfig['http']): Promise<number> {
+  try {
+    await app.listen({ host: settings.host, port: settings.port });
+  } catch (error) {
+    await app.close();
+    throw new CloudctlError('LISTEN_FAILED', `HTTP ${settings.host}:${settings.port}: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  const address = app.server.address();
+  return typeof address === 'object' && address !== null ? address.port : settings.port;
+}
+
+export async function startHttpEndpoint(
+  settings: CloudctlConfig['http'],
+  deps: HttpServerDeps,
+): Promise<HttpEndpoint> {
+  const log = deps.logger.child({ component: 'http' });
+  const https = await tlsOptions(settings.tls);
+  const app = createApp(https);
+  const routeOf = new Map(deps.routes.map((route) => [`${route.method} ${route.url}`, route]));
+  const routeFor: RouteFor = (request) => routeOf.get(`${request.method} ${request.routeOptions.url ?? ''}`);
+  acceptForms(app, routeFor);
+  const fail = errorReplies(routeFor, deps.now);
+  handleErrors(app, fail, log);
+  let closing = false;
+  logRequests(app, deps.metrics, log, () => closing);
+  await app.register(swagger, swaggerOptions(deps.version));
+  mountRoutes(app, deps.routes, deps.authenticator, routeFor);
   app.get(API_DOCS_PATH, { schema: { hide: true } }, async () => app.swagger());
   refuseOtherMethods(
     app,
@@ -241,17 +292,7 @@ export async function startHttpEndpoint(
       );
     },
   );
-
-  try {
-    await app.listen({ host: settings.host, port: settings.port });
-  } catch (error) {
-    await app.close();
-    throw new CloudctlError('LISTEN_FAILED', `HTTP ${settings.host}:${settings.port}: ${String(error)}`, {
-      cause: error,
-    });
-  }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : settings.port;
+  const port = await listen(app, settings);
   log.info({ host: settings.host, port, tls: https !== undefined }, 'HTTP API listening');
   return {
     port,

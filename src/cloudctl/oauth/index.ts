@@ -6,8 +6,8 @@ import type { OAuthStore } from './oauth-store.ts';
 import { TokenIssuer } from './token-issuer.ts';
 import { tokenRoute } from './token-route.ts';
 
-export { oauthMigration } from './oauth-migration.ts';
 export { OAuthStore } from './oauth-store.ts';
+export { type OAuthTables, oauthMigration } from './oauth-tables.ts';
 export { clientPrincipalName, oauthTokens } from './oauth-token-source.ts';
 
 export interface OAuthRoutesDeps {

@@ -1,7 +1,7 @@
 // The OAuth record keeper: client credentials and the access tokens issued to them. Tokens are
 // looked up by hash joined with their client, so revoking a client ends its tokens at once.
 import type { Kysely } from 'kysely';
-import type { CloudctlDatabase } from '../store/schema.ts';
+import type { OAuthTables } from './oauth-tables.ts';
 
 export interface StoredClient {
   clientId: string;
@@ -20,9 +20,9 @@ export interface TokenOwner {
 }
 
 export class OAuthStore {
-  readonly #db: Kysely<CloudctlDatabase>;
+  readonly #db: Kysely<OAuthTables>;
 
-  constructor(db: Kysely<CloudctlDatabase>) {
+  constructor(db: Kysely<OAuthTables>) {
     this.#db = db;
   }
 

@@ -5,7 +5,7 @@ export {
   type OperationOutcome,
   type OperationRequest,
 } from './operation-dispatcher.ts';
-export { operationResultsHandlers } from './operation-results-rpc.ts';
+export { type OperationResultsRpcDeps, operationResultsHandlers } from './operation-results-rpc.ts';
 export type { OperationRouter, RemoteSession } from './operation-router.ts';
 export {
   type NewOperation,
@@ -14,3 +14,9 @@ export {
   type ReportedResult,
   type StoredOperation,
 } from './operation-store.ts';
+export { createOperationTables, type OperationTables } from './operation-tables.ts';
+export {
+  type OperationsFeature,
+  type OperationsFeatureDeps,
+  operationsFeature,
+} from './operations-feature.ts';

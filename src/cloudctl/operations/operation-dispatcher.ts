@@ -9,8 +9,8 @@ import type { Logger } from 'pino';
 import { toTimestamp } from '../../proto/index.ts';
 import { CloudctlError } from '../errors.ts';
 import type { AgentRegistry, AgentSession } from '../sessions/index.ts';
-import type { CloudctlStore } from '../store/index.ts';
 import type { OperationRouter } from './operation-router.ts';
+import type { OperationStore } from './operation-store.ts';
 import { unrepeatableReason } from './repeat-policy.ts';
 
 export interface OperationRequest {
@@ -35,7 +35,7 @@ export interface OperationOutcome {
 
 export interface OperationDispatcherDeps {
   registry: AgentRegistry;
-  store: CloudctlStore;
+  store: { operations: OperationStore };
   logger: Logger;
   now: () => Date;
   waitTimeoutMs: number;

@@ -1,8 +1,21 @@
 // orchagent.v1.OperationResults: records each result once per operation id and wakes whoever waits
 // for it. A redelivered result is acknowledged as a duplicate, so agents may retry freely.
 import { status } from '@grpc/grpc-js';
+import type { Logger } from 'pino';
 import type { OperationResultsHandlers } from '../../proto/index.ts';
-import { type RpcDeps, RpcFailure } from '../grpc/index.ts';
+import type { AgentAuthenticator } from '../auth/index.ts';
+import { RpcFailure } from '../grpc/index.ts';
+import type { OperationDispatcher } from './operation-dispatcher.ts';
+import type { OperationStore } from './operation-store.ts';
+
+/** What the results service uses: passed in, so tests can drive the clock and read the logs. */
+export interface OperationResultsRpcDeps {
+  authenticator: AgentAuthenticator;
+  dispatcher: Pick<OperationDispatcher, 'resultRecorded'>;
+  store: { operations: OperationStore };
+  logger: Logger;
+  now: () => Date;
+}
 
 const REPORT = '/orchagent.v1.OperationResults/Report';
 
@@ -16,7 +29,7 @@ function parseResult(bytes: Buffer): { text: string | null; value: unknown } {
   }
 }
 
-export function operationResultsHandlers(deps: RpcDeps): OperationResultsHandlers {
+export function operationResultsHandlers(deps: OperationResultsRpcDeps): OperationResultsHandlers {
   return {
     Report: (call, callback) => {
       const auth = deps.authenticator.authenticate(call, REPORT);

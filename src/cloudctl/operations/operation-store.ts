@@ -1,7 +1,7 @@
 // Operations sent to agents and their results. A result is recorded once per operation id: a
 // redelivered result (the agent retries until it hears back) finds it there and changes nothing.
-import type { Selectable } from 'kysely';
-import type { Database, OperationsTable } from '../store/index.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { OperationsTable, OperationTables } from './operation-tables.ts';
 
 export interface NewOperation {
   id: string;
@@ -38,9 +38,9 @@ export interface StoredOperation {
 }
 
 export class OperationStore {
-  readonly #db: Database;
+  readonly #db: Kysely<OperationTables>;
 
-  constructor(db: Database) {
+  constructor(db: Kysely<OperationTables>) {
     this.#db = db;
   }
 

@@ -3,7 +3,7 @@
 // server groups and their managers share through `moniker.spinnaker.io/cluster` (docs/read-model.md).
 import { z } from 'zod';
 import { defineRoute, HttpError, queryBoolean, type Route } from '../http/index.ts';
-import { readableApplication, SERVER_GROUP_PARTS } from './application-routes.ts';
+import { readableApplication, SERVER_GROUP_PARTS } from './readable-application.ts';
 import { CLOUD_PROVIDER, clusterSchema, clusterViewSchema, serverGroupSchema } from './records.ts';
 import type { ReadRouteDeps } from './route-deps.ts';
 import { type ApplicationView, appendTo, clusterKeys, clusterOf, clusterViewOf } from './views.ts';

@@ -14,7 +14,7 @@ import { targetRoutes } from './target-routes.ts';
 export { indexObject, type ObjectIndex, type Role, selects } from './object-mapping.ts';
 export { ReadIndex } from './read-index.ts';
 export { type IndexedObject, ReadModel } from './read-model.ts';
-export { readModelMigration } from './read-model-migration.ts';
+export { type ReadModelTables, readModelMigration } from './read-model-tables.ts';
 export type { ReadRouteDeps } from './route-deps.ts';
 
 /** Every read-model route; one line per family. */

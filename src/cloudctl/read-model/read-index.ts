@@ -5,7 +5,7 @@
 import type { CacheIndexer, IndexColumn, IndexValue, StoredObject } from '../caching/index.ts';
 import { indexObject, roleOf } from './object-mapping.ts';
 
-/** The derived columns (read-model-migration.ts adds them), in the order `derive` gives values. */
+/** The derived columns (read-model-tables.ts adds them), in the order `derive` gives values. */
 export const INDEX_COLUMNS: readonly IndexColumn[] = [
   { name: 'uid', type: 'text' },
   { name: 'spinnaker_kind', type: 'text' },

@@ -1,9 +1,8 @@
 // The read model's queries: they read the index rows (read_objects) written at ingest, never the
 // cached bodies, and only the rows a request is about: an application's objects, the pods its server
 // groups own, the load balancers in their namespaces.
-import { type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { z } from 'zod';
-import type { Database, ReadObjectsTable } from '../store/index.ts';
 import {
   type ObjectIndex,
   objectSummarySchema,
@@ -11,6 +10,7 @@ import {
   roleSchema,
   selectorSchema,
 } from './object-mapping.ts';
+import type { ReadModelTables, ReadObjectsTable } from './read-model-tables.ts';
 
 /** An index row as read back: where the object is, and what ingest derived from it (the owner flat). */
 export type IndexedObject = Omit<ObjectIndex, 'owner'> & {
@@ -90,9 +90,9 @@ const keyOf = (o: { account: string; namespace: string; spinnakerKind: string; n
 const ownerKeyOf = (o: IndexedObject) => `${o.account}\0${o.namespace}\0${o.ownerKind} ${o.ownerName}`;
 
 export class ReadModel {
-  readonly #db: Database;
+  readonly #db: Kysely<ReadModelTables>;
 
-  constructor(db: Database) {
+  constructor(db: Kysely<ReadModelTables>) {
     this.#db = db;
   }
 

@@ -3,7 +3,7 @@
 // cluster, or a summary of it (`image`: its pod template's images).
 import { z } from 'zod';
 import { defineRoute, HttpError, queryBoolean, type Route } from '../http/index.ts';
-import { readableApplication, SERVER_GROUP_PARTS } from './application-routes.ts';
+import { readableApplication, SERVER_GROUP_PARTS } from './readable-application.ts';
 import { CLOUD_PROVIDER, type ServerGroup, serverGroupSchema } from './records.ts';
 import type { ReadRouteDeps } from './route-deps.ts';
 import { pickTarget, TARGETS } from './server-group-target.ts';

@@ -1,11 +1,16 @@
 // Replicas: several cloudctl processes on one PostgreSQL. Each records the agent sessions it holds;
 // work for an account that arrives at one replica is sent by the replica holding the agent's stream.
+
+export { type JoinReplicasDeps, joinReplicas } from './join-replicas.ts';
 export { LeaseStore, type Leases } from './lease-store.ts';
 export { LeaseSweeper, type LeaseSweeperOptions } from './lease-sweeper.ts';
 export { startPostgresReplicaBus } from './postgres-replica-bus.ts';
 export type { ReplicaBus } from './replica-bus.ts';
-export { ReplicaMembership, type ReplicaMembershipDeps } from './replica-membership.ts';
-export { replicaMigration } from './replica-migration.ts';
+export {
+  type ReplicaHandlers,
+  ReplicaMembership,
+  type ReplicaMembershipDeps,
+} from './replica-membership.ts';
 export {
   type PublishedSession,
   REPLICA_BEAT_MS,
@@ -13,3 +18,4 @@ export {
   ReplicaStore,
   type SessionHolder,
 } from './replica-store.ts';
+export { type ReplicaTables, replicaMigration } from './replica-tables.ts';

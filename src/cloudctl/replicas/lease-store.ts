@@ -1,8 +1,8 @@
 // Leases on work that one process carries at a time: a task, a deployment run, a webhook wait. The
 // owner renews what it carries; once a lease expires (its replica died) another replica may claim the
 // work and carry it on from what is stored. Expiry uses the database's clock, which all replicas share.
-import { sql } from 'kysely';
-import type { Database } from '../store/index.ts';
+import { type Kysely, sql } from 'kysely';
+import type { ReplicaTables } from './replica-tables.ts';
 
 /** Leases of one kind of work, held by one owner. */
 export interface Leases {
@@ -14,9 +14,9 @@ export interface Leases {
 }
 
 export class LeaseStore {
-  readonly #db: Database;
+  readonly #db: Kysely<ReplicaTables>;
 
-  constructor(db: Database) {
+  constructor(db: Kysely<ReplicaTables>) {
     this.#db = db;
   }
 

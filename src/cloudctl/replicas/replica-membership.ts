@@ -20,6 +20,13 @@ export interface ReplicaMembershipDeps {
   registry: AgentRegistry;
   logger: Logger;
   beatMs: number;
+}
+
+/**
+ * What the words of other replicas set off here. Given at `start`, once the features that answer
+ * them exist: the operations and the placement take this membership when they are built.
+ */
+export interface ReplicaHandlers {
   /** Sends an operation stored by another replica on a session of this one. */
   deliver(operationId: string, sessionId: string): Promise<void>;
   /** Another replica stored an operation's result. */
@@ -52,19 +59,19 @@ export class ReplicaMembership implements OperationRouter {
     this.#deps = deps;
   }
 
-  async start(): Promise<void> {
+  async start(handlers: ReplicaHandlers): Promise<void> {
     const { bus, logger } = this.#deps;
     await bus.listen(ROUTE_CHANNEL, (payload) => {
       const word = parseWord<RouteWord>(payload);
       if (word?.replicaId !== this.id) return;
-      this.#deps
+      handlers
         .deliver(word.operationId, word.sessionId)
         .catch((error: unknown) =>
           logger.error({ err: error, operationId: word.operationId }, 'cannot send a routed operation'),
         );
     });
     await bus.listen(RESULT_CHANNEL, (operationId) => {
-      this.#deps
+      handlers
         .resultStored(operationId)
         .catch((error: unknown) => logger.warn({ err: error, operationId }, 'cannot read a stored result'));
     });
@@ -72,11 +79,11 @@ export class ReplicaMembership implements OperationRouter {
       const word = parseWord<PlaceWord>(payload);
       if (word === undefined || word.replicaId === this.id) return;
       Promise.resolve()
-        .then(() => this.#deps.place(word.intercept === undefined ? {} : { intercept: word.intercept }))
+        .then(() => handlers.place(word.intercept === undefined ? {} : { intercept: word.intercept }))
         .catch((error: unknown) => logger.warn({ err: error }, 'cannot place dynamic accounts'));
     });
     bus.onReconnected(() => {
-      this.#deps.recheck().catch((error: unknown) => logger.warn({ err: error }, 'cannot re-read results'));
+      handlers.recheck().catch((error: unknown) => logger.warn({ err: error }, 'cannot re-read results'));
     });
     this.#deps.registry.onChange(() => this.#publish());
     await this.#beat();

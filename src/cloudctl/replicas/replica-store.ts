@@ -1,8 +1,8 @@
 // The replicas' shared record: which replicas are alive (each beats) and which agent sessions each
 // holds. Times are the database's own clock, so replicas on hosts whose clocks differ agree on who
 // is alive.
-import { sql } from 'kysely';
-import type { Database } from '../store/index.ts';
+import { type Kysely, sql } from 'kysely';
+import type { ReplicaTables } from './replica-tables.ts';
 
 /**
  * How long a replica counts as alive after its last beat: a killed replica's sessions and leases are
@@ -26,10 +26,10 @@ export interface SessionHolder extends PublishedSession {
 }
 
 export class ReplicaStore {
-  readonly #db: Database;
+  readonly #db: Kysely<ReplicaTables>;
   readonly #leaseMs: number;
 
-  constructor(db: Database, leaseMs: number) {
+  constructor(db: Kysely<ReplicaTables>, leaseMs: number) {
     this.#db = db;
     this.#leaseMs = leaseMs;
   }

@@ -1,7 +1,8 @@
 // Agents and the accounts they serve, as registered: who serves which account, and each account's
 // reported status. The live view (who is connected now) is the registry; this is its durable record.
-import type { Selectable } from 'kysely';
-import type { AccountsTable, ChangeCounter, Database } from '../store/index.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { ChangeCounter } from '../store/index.ts';
+import type { AccountsTable, SessionTables } from './session-tables.ts';
 
 export interface AgentRegistration {
   agentId: string;
@@ -39,10 +40,10 @@ export interface StoredAgent {
 }
 
 export class AgentStore {
-  readonly #db: Database;
+  readonly #db: Kysely<SessionTables>;
   readonly #accountChanges: ChangeCounter;
 
-  constructor(db: Database, accountChanges: ChangeCounter) {
+  constructor(db: Kysely<SessionTables>, accountChanges: ChangeCounter) {
     this.#db = db;
     this.#accountChanges = accountChanges;
   }

@@ -21,4 +21,5 @@ export type {
   CacheDirective,
   SessionListener,
 } from './session-listener.ts';
-export { sessionHandlers } from './session-rpc.ts';
+export { type SessionRpcDeps, sessionHandlers } from './session-rpc.ts';
+export { createSessionTables, type SessionTables } from './session-tables.ts';

@@ -3,16 +3,38 @@
 // through the registry's `send`; the session ends when the stream does.
 import { randomUUID } from 'node:crypto';
 import { type ServerDuplexStream, status } from '@grpc/grpc-js';
+import type { Logger } from 'pino';
 import {
+  type AccountStatus__Output,
   type AgentMessage__Output,
   type AgentSessionHandlers,
   type ControlMessage,
   type Hello__Output,
   toTimestamp,
 } from '../../proto/index.ts';
-import { type RpcDeps, RpcFailure } from '../grpc/index.ts';
-import type { AgentSession, DynamicAccountSettings, SessionAccount } from './agent-registry.ts';
-import type { AccountRegistration } from './agent-store.ts';
+import type { AgentAuthenticator } from '../auth/index.ts';
+import { RpcFailure } from '../grpc/index.ts';
+import type {
+  AgentRegistry,
+  AgentSession,
+  DynamicAccountSettings,
+  SessionAccount,
+} from './agent-registry.ts';
+import type { AccountRegistration, AgentStore } from './agent-store.ts';
+import type { SessionListener } from './session-listener.ts';
+
+/** What the session service uses: passed in, so tests can drive the clock and read the logs. */
+export interface SessionRpcDeps {
+  authenticator: AgentAuthenticator;
+  registry: AgentRegistry;
+  /** Told of each session's life (dynamic accounts). */
+  sessionListener: SessionListener;
+  store: { agents: AgentStore };
+  logger: Logger;
+  now: () => Date;
+  heartbeatSeconds: number;
+  helloTimeoutSeconds: number;
+}
 
 const METHOD = '/orchagent.v1.AgentSession/Connect';
 
@@ -57,115 +79,130 @@ function staticAccounts(accounts: readonly SessionAccount[]): AccountRegistratio
     .map(({ source: _source, ...account }) => account);
 }
 
-function connect(call: SessionCall, deps: RpcDeps): void {
-  const auth = deps.authenticator.authenticate(call, METHOD);
-  if (!auth.ok) {
-    call.emit('error', auth.refusal);
-    return;
-  }
-  const { agentId } = auth;
-  const sessionId = randomUUID();
-  const log = deps.logger.child({ sessionId, agentId, peer: call.getPeer() });
-  let session: AgentSession | undefined;
-  let heartbeatTimer: NodeJS.Timeout | undefined;
-  let heartbeatSequence = 0;
-  let closed = false;
-  let queue: Promise<void> = Promise.resolve();
+/**
+ * One agent's stream, from its hello to its end: registers the agent, answers with the accounts it
+ * caches, keeps the heartbeat, and takes the reports that follow, one message at a time in order.
+ */
+class SessionStream {
+  readonly #call: SessionCall;
+  readonly #deps: SessionRpcDeps;
+  readonly #agentId: string;
+  readonly #sessionId = randomUUID();
+  readonly #log: SessionRpcDeps['logger'];
+  readonly #helloTimer: NodeJS.Timeout;
+  #session: AgentSession | undefined;
+  #heartbeatTimer: NodeJS.Timeout | undefined;
+  #heartbeatSequence = 0;
+  #closed = false;
+  #queue: Promise<void> = Promise.resolve();
 
-  const send = (message: ControlMessage): boolean => {
-    if (closed || call.destroyed || !call.writable) return false;
+  constructor(call: SessionCall, deps: SessionRpcDeps, agentId: string) {
+    this.#call = call;
+    this.#deps = deps;
+    this.#agentId = agentId;
+    this.#log = deps.logger.child({ sessionId: this.#sessionId, agentId, peer: call.getPeer() });
+    this.#helloTimer = setTimeout(
+      () => this.#fail(status.DEADLINE_EXCEEDED, `no hello within ${deps.helloTimeoutSeconds} s`),
+      deps.helloTimeoutSeconds * 1000,
+    );
+  }
+
+  /** Takes the stream's messages in order, and ends the session with the stream. */
+  start(): void {
+    const call = this.#call;
+    call.on('data', (message: AgentMessage__Output) => {
+      this.#queue = this.#queue
+        .then(() => this.#handle(message))
+        .catch((error: unknown) => {
+          if (error instanceof RpcFailure) return this.#fail(error.code, error.message);
+          this.#log.error({ err: error }, 'session message failed');
+          this.#fail(status.UNAVAILABLE, 'the control plane could not process the message; reconnect');
+        });
+    });
+    call.on('end', () => {
+      void this.#queue.then(() => {
+        this.#cleanup('agent closed the stream');
+        if (!call.destroyed) call.end();
+      });
+    });
+    call.on('cancelled', () => this.#cleanup('cancelled'));
+    call.on('error', () => this.#cleanup('stream error'));
+  }
+
+  #send = (message: ControlMessage): boolean => {
+    const call = this.#call;
+    if (this.#closed || call.destroyed || !call.writable) return false;
     // write() returning false only asks for backpressure; the message is queued either way.
     call.write(message);
     return true;
   };
 
-  const cleanup = (reason: string) => {
-    if (closed) return;
-    closed = true;
-    clearTimeout(helloTimer);
-    clearInterval(heartbeatTimer);
-    if (session === undefined) return;
-    deps.registry.remove(sessionId);
-    const ended = session;
-    session = undefined;
-    log.info({ reason }, 'agent session ended');
+  #cleanup(reason: string): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#helloTimer);
+    clearInterval(this.#heartbeatTimer);
+    if (this.#session === undefined) return;
+    const deps = this.#deps;
+    deps.registry.remove(this.#sessionId);
+    const ended = this.#session;
+    this.#session = undefined;
+    this.#log.info({ reason }, 'agent session ended');
     deps.sessionListener
       .closed(ended)
-      .catch((error: unknown) => log.error({ err: error }, 'cannot hand over what the session held'));
-    if (!deps.registry.isConnected(agentId)) {
+      .catch((error: unknown) => this.#log.error({ err: error }, 'cannot hand over what the session held'));
+    if (!deps.registry.isConnected(this.#agentId)) {
       deps.store.agents
-        .disconnected(agentId)
-        .catch((error: unknown) => log.error({ err: error }, 'cannot record agent disconnect'));
+        .disconnected(this.#agentId)
+        .catch((error: unknown) => this.#log.error({ err: error }, 'cannot record agent disconnect'));
     }
-  };
+  }
 
-  const fail = (code: number, details: string) => {
-    if (closed) return;
-    cleanup(details);
-    call.emit('error', { code, details });
-  };
+  #fail(code: number, details: string): void {
+    if (this.#closed) return;
+    this.#cleanup(details);
+    this.#call.emit('error', { code, details });
+  }
 
-  const helloTimer = setTimeout(
-    () => fail(status.DEADLINE_EXCEEDED, `no hello within ${deps.helloTimeoutSeconds} s`),
-    deps.helloTimeoutSeconds * 1000,
-  );
-
-  const register = async (hello: Hello__Output) => {
-    if (hello.agentId !== agentId) {
-      const refusal = deps.authenticator.refuse(
-        call,
-        METHOD,
-        'hello.agent_id differs from the authenticated agent',
-        {
-          claimedAgentId: hello.agentId,
-        },
-      );
-      throw new RpcFailure(refusal.code, refusal.details);
+  async #handle(message: AgentMessage__Output): Promise<void> {
+    if (this.#closed) return;
+    const session = this.#session;
+    if (session === undefined) {
+      if (message.message !== 'hello' || message.hello == null) {
+        throw new RpcFailure(status.FAILED_PRECONDITION, 'the first message of a session must be hello');
+      }
+      await this.#register(message.hello);
+      return;
     }
-    const accounts = accountsOf(hello);
-    const now = deps.now();
-    await deps.store.agents.register(
-      {
-        agentId,
-        version: hello.version,
-        zoneId: hello.zoneId,
-        replicaCount: hello.replicaCount,
-        accounts: staticAccounts(accounts),
-      },
-      now,
-    );
-    if (closed) return;
-    clearTimeout(helloTimer);
-    session = {
-      sessionId,
-      agentId,
-      version: hello.version,
-      zoneId: hello.zoneId,
-      replicaCount: hello.replicaCount,
-      accounts,
-      dynamicAccounts: dynamicAccountsOf(hello),
-      resultRetryWindowMs: Number(hello.resultRetryWindowMs ?? 0),
-      connectedAt: now,
-      lastHeartbeatAt: now,
-      send,
-    };
-    deps.registry.add(session);
-    log.info(
-      {
-        version: hello.version,
-        zoneId: hello.zoneId,
-        accounts: accounts.map((a) => a.name),
-        resultRetryWindowMs: session.resultRetryWindowMs,
-      },
-      'agent registered',
-    );
-    const held = await deps.sessionListener.opening(session);
-    if (closed) return;
-    send({
+    switch (message.message) {
+      case 'hello':
+        throw new RpcFailure(status.FAILED_PRECONDITION, 'hello may be sent once per session');
+      case 'heartbeat': {
+        const now = this.#deps.now();
+        this.#deps.registry.heartbeat(this.#sessionId, now);
+        await this.#deps.store.agents.heartbeat(this.#agentId, now);
+        return;
+      }
+      case 'accountStatus':
+        if (message.accountStatus != null) await this.#accountStatus(session, message.accountStatus);
+        return;
+      default:
+        // An empty message, or a field this version does not know: ignore, as proto3 peers do.
+        return;
+    }
+  }
+
+  /** Hello: the agent and its own accounts recorded, the session live, then what it caches sent. */
+  async #register(hello: Hello__Output): Promise<void> {
+    const session = await this.#open(hello);
+    if (session === undefined) return;
+    const held = await this.#deps.sessionListener.opening(session);
+    if (this.#closed) return;
+    this.#send({
       registered: {
-        sessionId,
+        sessionId: this.#sessionId,
         cache: [
-          ...staticAccounts(accounts).map((account) => ({
+          ...staticAccounts(session.accounts).map((account) => ({
             account: account.name,
             enabled: true,
             kinds: [],
@@ -175,86 +212,104 @@ function connect(call: SessionCall, deps: RpcDeps): void {
         ],
       },
     });
-    await deps.sessionListener.opened(session);
-    if (deps.heartbeatSeconds > 0) {
-      heartbeatTimer = setInterval(
-        () => send({ heartbeat: { sequence: String(++heartbeatSequence), sentAt: toTimestamp(deps.now()) } }),
-        deps.heartbeatSeconds * 1000,
+    await this.#deps.sessionListener.opened(session);
+    const { heartbeatSeconds } = this.#deps;
+    if (heartbeatSeconds > 0) {
+      this.#heartbeatTimer = setInterval(
+        () =>
+          this.#send({
+            heartbeat: { sequence: String(++this.#heartbeatSequence), sentAt: toTimestamp(this.#deps.now()) },
+          }),
+        heartbeatSeconds * 1000,
       );
     }
-  };
+  }
 
-  const handle = async (message: AgentMessage__Output) => {
-    if (closed) return;
-    if (session === undefined) {
-      if (message.message !== 'hello' || message.hello == null) {
-        throw new RpcFailure(status.FAILED_PRECONDITION, 'the first message of a session must be hello');
-      }
-      await register(message.hello);
+  /** Records the agent and adds its session to the registry; undefined if the stream closed first. */
+  async #open(hello: Hello__Output): Promise<AgentSession | undefined> {
+    const deps = this.#deps;
+    const agentId = this.#agentId;
+    if (hello.agentId !== agentId) {
+      const refusal = deps.authenticator.refuse(
+        this.#call,
+        METHOD,
+        'hello.agent_id differs from the authenticated agent',
+        { claimedAgentId: hello.agentId },
+      );
+      throw new RpcFailure(refusal.code, refusal.details);
+    }
+    const accounts = accountsOf(hello);
+    const now = deps.now();
+    const registration = {
+      agentId,
+      version: hello.version,
+      zoneId: hello.zoneId,
+      replicaCount: hello.replicaCount,
+    };
+    await deps.store.agents.register({ ...registration, accounts: staticAccounts(accounts) }, now);
+    if (this.#closed) return undefined;
+    clearTimeout(this.#helloTimer);
+    const session: AgentSession = {
+      ...registration,
+      sessionId: this.#sessionId,
+      accounts,
+      dynamicAccounts: dynamicAccountsOf(hello),
+      resultRetryWindowMs: Number(hello.resultRetryWindowMs ?? 0),
+      connectedAt: now,
+      lastHeartbeatAt: now,
+      send: this.#send,
+    };
+    this.#session = session;
+    deps.registry.add(session);
+    this.#log.info(
+      {
+        version: hello.version,
+        zoneId: hello.zoneId,
+        accounts: accounts.map((a) => a.name),
+        resultRetryWindowMs: session.resultRetryWindowMs,
+      },
+      'agent registered',
+    );
+    return session;
+  }
+
+  /** A dynamic account's status is the placement's; one of the agent's own accounts is recorded. */
+  async #accountStatus(session: AgentSession, report: AccountStatus__Output): Promise<void> {
+    const state =
+      report.state === 'ACTIVE' || report.state === 'FAILED' || report.state === 'REFUSED'
+        ? report.state
+        : 'UNKNOWN';
+    const dynamic = await this.#deps.sessionListener.accountStatus(session, {
+      account: report.account,
+      state,
+      message: report.message,
+    });
+    if (dynamic) {
+      this.#log.info({ account: report.account, state, message: report.message }, 'dynamic account status');
       return;
     }
-    switch (message.message) {
-      case 'hello':
-        throw new RpcFailure(status.FAILED_PRECONDITION, 'hello may be sent once per session');
-      case 'heartbeat': {
-        const now = deps.now();
-        deps.registry.heartbeat(sessionId, now);
-        await deps.store.agents.heartbeat(agentId, now);
-        return;
-      }
-      case 'accountStatus': {
-        const report = message.accountStatus;
-        if (report == null) return;
-        const state =
-          report.state === 'ACTIVE' || report.state === 'FAILED' || report.state === 'REFUSED'
-            ? report.state
-            : 'UNKNOWN';
-        const dynamic = await deps.sessionListener.accountStatus(session, {
-          account: report.account,
-          state,
-          message: report.message,
-        });
-        if (dynamic) {
-          log.info({ account: report.account, state, message: report.message }, 'dynamic account status');
-          return;
-        }
-        const mine = await deps.store.agents.setAccountStatus(
-          agentId,
-          report.account,
-          state === 'REFUSED' ? 'UNKNOWN' : state,
-          report.message,
-          deps.now(),
-        );
-        if (!mine)
-          log.warn({ account: report.account }, 'status reported for an account the agent does not serve');
-        else log.info({ account: report.account, state, message: report.message }, 'account status');
-        return;
-      }
-      default:
-        // An empty message, or a field this version does not know: ignore, as proto3 peers do.
-        return;
-    }
-  };
-
-  call.on('data', (message: AgentMessage__Output) => {
-    queue = queue
-      .then(() => handle(message))
-      .catch((error: unknown) => {
-        if (error instanceof RpcFailure) return fail(error.code, error.message);
-        log.error({ err: error }, 'session message failed');
-        fail(status.UNAVAILABLE, 'the control plane could not process the message; reconnect');
-      });
-  });
-  call.on('end', () => {
-    void queue.then(() => {
-      cleanup('agent closed the stream');
-      if (!call.destroyed) call.end();
-    });
-  });
-  call.on('cancelled', () => cleanup('cancelled'));
-  call.on('error', () => cleanup('stream error'));
+    const mine = await this.#deps.store.agents.setAccountStatus(
+      this.#agentId,
+      report.account,
+      state === 'REFUSED' ? 'UNKNOWN' : state,
+      report.message,
+      this.#deps.now(),
+    );
+    if (!mine)
+      this.#log.warn({ account: report.account }, 'status reported for an account the agent does not serve');
+    else this.#log.info({ account: report.account, state, message: report.message }, 'account status');
+  }
 }
 
-export function sessionHandlers(deps: RpcDeps): AgentSessionHandlers {
+function connect(call: SessionCall, deps: SessionRpcDeps): void {
+  const auth = deps.authenticator.authenticate(call, METHOD);
+  if (!auth.ok) {
+    call.emit('error', auth.refusal);
+    return;
+  }
+  new SessionStream(call, deps, auth.agentId).start();
+}
+
+export function sessionHandlers(deps: SessionRpcDeps): AgentSessionHandlers {
   return { Connect: (call) => connect(call, deps) };
 }

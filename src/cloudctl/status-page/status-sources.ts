@@ -3,17 +3,29 @@
 // counts, the live registry and the agents' durable record, tasks and operations, deployments and
 // the decisions on them (the same functions the deployment routes call). Built once.
 import type { AccountGuard } from '../accounts/index.ts';
-import type { DeploymentDecisionDeps, DeploymentRunner } from '../deployments/index.ts';
-import { DynamicAccountsApi, type DynamicAccountsDeps } from '../dynamic-accounts/index.ts';
-import type { AgentRegistry, SessionFinder } from '../sessions/index.ts';
-import type { CloudctlStore } from '../store/index.ts';
+import type { CacheStore } from '../caching/index.ts';
+import type { CredentialStore } from '../credentials/index.ts';
+import type { DeploymentDecisionDeps, DeploymentRunner, DeploymentStore } from '../deployments/index.ts';
+import {
+  type DynamicAccountStore,
+  DynamicAccountsApi,
+  type DynamicAccountsDeps,
+} from '../dynamic-accounts/index.ts';
+import type { OperationStore } from '../operations/index.ts';
+import type { AgentRegistry, AgentStore, SessionFinder } from '../sessions/index.ts';
+import type { TaskStore } from '../tasks/index.ts';
 
 export interface StatusPageDeps {
   guard: AccountGuard;
-  store: Pick<
-    CloudctlStore,
-    'agents' | 'cache' | 'tasks' | 'operations' | 'credentials' | 'dynamicAccounts' | 'deployments'
-  >;
+  store: {
+    agents: AgentStore;
+    cache: CacheStore;
+    tasks: TaskStore;
+    operations: OperationStore;
+    credentials: CredentialStore;
+    dynamicAccounts: DynamicAccountStore;
+    deployments: DeploymentStore;
+  };
   /** Woken when a pause is decided on the page; asked for a rollback. */
   deploymentRunner: Pick<DeploymentRunner, 'wake' | 'requestRollback'>;
   /** This replica's live sessions: heartbeats are known only where the session is. */

@@ -1,20 +1,17 @@
 // Opens the control plane's database: a PostgreSQL server by URL (pg), or embedded PGlite in a data
-// directory; then brings the schema up to date. Everything above this sees one Kysely<CloudctlDatabase>.
+// directory; then brings the schema up to date with the migrations the caller lists (the composition
+// root knows every feature's; this floor knows none).
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { CloudctlError } from '../errors.ts';
-import { migrationProvider } from './migrations.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
-import type { CloudctlDatabase } from './schema.ts';
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string }
   /** A directory, or `memory://` for a database that lives as long as the process. */
   | { kind: 'pglite'; dataDir: string };
-
-export type Database = Kysely<CloudctlDatabase>;
 
 function describe(target: DatabaseTarget): string {
   if (target.kind === 'pglite') return `PGlite at ${target.dataDir}`;
@@ -23,8 +20,15 @@ function describe(target: DatabaseTarget): string {
   return `PostgreSQL at ${url.host}${url.pathname}`;
 }
 
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  let db: Database;
+/**
+ * Opens the database and runs, in the order of their names, the migrations not yet run. `Tables` is
+ * what those migrations make; Kysely takes the caller's word for it.
+ */
+export async function openDatabase<Tables>(
+  target: DatabaseTarget,
+  migrations: Readonly<Record<string, Migration>>,
+): Promise<Kysely<Tables>> {
+  let db: Kysely<Tables>;
   try {
     if (target.kind === 'postgres') {
       const pool = new pg.Pool({ connectionString: target.url });
@@ -33,17 +37,20 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       // opens a new one for the next query; a query that cannot be served fails where it is made,
       // and /ready reports the database as failing.
       pool.on('error', () => {});
-      db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+      db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
     } else {
       if (!target.dataDir.startsWith('memory://')) await mkdir(target.dataDir, { recursive: true });
-      db = new Kysely({ dialect: new PGliteDialect(new PGlite(target.dataDir)) });
+      db = new Kysely<Tables>({ dialect: new PGliteDialect(new PGlite(target.dataDir)) });
     }
   } catch (error) {
     throw new CloudctlError('DATABASE_UNAVAILABLE', `${describe(target)}: ${String(error)}`, {
       cause: error,
     });
   }
-  const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  const { error, results } = await new Migrator({
+    db,
+    provider: { getMigrations: async () => ({ ...migrations }) },
+  }).migrateToLatest();
   if (error !== undefined) {
     await db.destroy();
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'migration';
@@ -56,4 +63,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     );
   }
   return db;
+}
+
+/** Resolves once the database answers a query; for readiness. */
+export async function pingDatabase<Tables>(db: Kysely<Tables>): Promise<void> {
+  await sql`select 1`.execute(db);
 }

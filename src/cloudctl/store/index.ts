@@ -1,6 +1,6 @@
-// The control plane's database: PostgreSQL through Kysely, embedded (PGlite) or a server (pg), its
-// migrations and tables, and the handle that bundles each feature's record keeper.
+// The control plane's database floor: PostgreSQL through Kysely, embedded (PGlite) or a server (pg),
+// brought up to date with the migrations it is given, the shapes of columns, and the change counter.
+// It knows no feature: each feature declares its tables and migration, the composition root lists them.
 export { ChangeCounter } from './change-counter.ts';
-export { type Database, type DatabaseTarget, openDatabase } from './database.ts';
-export type * from './schema.ts';
-export { type CloudctlStore, openStore } from './store.ts';
+export type { Json, NullableJson, NullableTimestamp, Timestamp } from './columns.ts';
+export { type DatabaseTarget, openDatabase, pingDatabase } from './database.ts';

@@ -3,7 +3,8 @@
 export { CONVERTERS, type KindResolver } from './converters/index.ts';
 export { type OpsRouteDeps, opsRoutes } from './ops-routes.ts';
 export { taskReader } from './task-access.ts';
-export { tasksMigration } from './task-migrations.ts';
 export { type TaskRouteDeps, taskRoutes } from './task-routes.ts';
 export { TaskRunner } from './task-runner.ts';
 export { type StoredTask, TaskStore } from './task-store.ts';
+export { type TaskTables, tasksMigration } from './task-tables.ts';
+export { type TasksFeature, type TasksFeatureDeps, tasksFeature } from './tasks-feature.ts';

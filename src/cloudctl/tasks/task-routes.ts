@@ -3,12 +3,12 @@
 import { z } from 'zod';
 import type { AccountGuard } from '../accounts/index.ts';
 import { defineRoute, HttpError, queryInteger, type Route } from '../http/index.ts';
-import type { CloudctlStore } from '../store/index.ts';
 import { taskReader } from './task-access.ts';
+import type { TaskStore } from './task-store.ts';
 import { taskSchema, taskView } from './task-view.ts';
 
 export interface TaskRouteDeps {
-  store: CloudctlStore;
+  store: { tasks: TaskStore };
   guard: AccountGuard;
   /** Names this cloudctl process in `ownerId`. */
   ownerId: string;

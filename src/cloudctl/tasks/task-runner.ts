@@ -6,17 +6,16 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { CloudctlError } from '../errors.ts';
-import type { OperationDispatcher, OperationOutcome } from '../operations/index.ts';
+import type { OperationDispatcher, OperationOutcome, OperationStore } from '../operations/index.ts';
 import { LeaseSweeper, type Leases } from '../replicas/index.ts';
 import type { AgentRegistry } from '../sessions/index.ts';
-import type { CloudctlStore } from '../store/index.ts';
 import { CONVERTERS } from './converters/index.ts';
-import type { StoredTask, TaskProgress, TaskStep } from './task-store.ts';
+import type { StoredTask, TaskProgress, TaskStep, TaskStore } from './task-store.ts';
 
 export const ORCHESTRATION = 'ORCHESTRATION';
 
 export interface TaskRunnerDeps {
-  store: CloudctlStore;
+  store: { tasks: TaskStore; operations: OperationStore };
   dispatcher: OperationDispatcher;
   registry: AgentRegistry;
   logger: Logger;

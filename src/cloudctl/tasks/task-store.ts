@@ -1,9 +1,9 @@
 // Tasks as stored: the steps a POST /ops asked for, how far the task got, its history and results.
 // A step records its operation id before the operation is sent, so a restarted cloudctl finds the
 // operation again instead of sending it twice.
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
-import type { Database, TasksTable } from '../store/index.ts';
+import type { TasksTable, TaskTables } from './task-tables.ts';
 
 export const taskStepSchema = z.object({
   /** The operation name the client sent (deployManifest). */
@@ -66,9 +66,9 @@ function toTask(row: Selectable<TasksTable>): StoredTask {
 export type TaskProgress = Pick<StoredTask, 'steps' | 'nextStep' | 'state' | 'history' | 'resultObjects'>;
 
 export class TaskStore {
-  readonly #db: Database;
+  readonly #db: Kysely<TaskTables>;
 
-  constructor(db: Database) {
+  constructor(db: Kysely<TaskTables>) {
     this.#db = db;
   }
 

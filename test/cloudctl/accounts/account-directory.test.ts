@@ -3,15 +3,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccountDirectory, agentAccounts } from '../../../src/cloudctl/accounts/index.ts';
 import { credentialAccounts } from '../../../src/cloudctl/credentials/index.ts';
-import { ChangeCounter, type CloudctlStore, openStore } from '../../../src/cloudctl/store/index.ts';
+import { type CloudctlStores, openStores } from '../../../src/cloudctl/index.ts';
+import { ChangeCounter } from '../../../src/cloudctl/store/index.ts';
 
 const NOW = new Date('2026-11-24T00:00:00Z');
 const permissions = { read: ['dev'], write: ['dev'] };
 
-let store: CloudctlStore;
+let store: CloudctlStores;
 let clock: number;
 
-function directoryOver(target: CloudctlStore, maxAgeMs = 60_000): AccountDirectory {
+function directoryOver(target: CloudctlStores, maxAgeMs = 60_000): AccountDirectory {
   return new AccountDirectory([agentAccounts(target), credentialAccounts(target.credentials)], {
     changes: target.accountChanges,
     maxAgeMs,
@@ -19,7 +20,7 @@ function directoryOver(target: CloudctlStore, maxAgeMs = 60_000): AccountDirecto
   });
 }
 
-async function register(target: CloudctlStore, agentId: string, account: string): Promise<void> {
+async function register(target: CloudctlStores, agentId: string, account: string): Promise<void> {
   await target.agents.register(
     {
       agentId,
@@ -32,7 +33,7 @@ async function register(target: CloudctlStore, agentId: string, account: string)
   );
 }
 
-async function define(target: CloudctlStore, name: string, read: string[]): Promise<void> {
+async function define(target: CloudctlStores, name: string, read: string[]): Promise<void> {
   const created = await target.credentials.create(
     { name, type: 'orchestrator', definition: { name }, permissions: { read, write: [] } },
     NOW,
@@ -42,7 +43,7 @@ async function define(target: CloudctlStore, name: string, read: string[]): Prom
 
 beforeEach(async () => {
   clock = 0;
-  store = await openStore({ kind: 'pglite', dataDir: 'memory://' });
+  store = await openStores({ kind: 'pglite', dataDir: 'memory://' });
 });
 
 afterEach(async () => {

@@ -3,8 +3,8 @@
 // only the index and put server groups, pods and Services together.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CacheChange } from '../../../src/cloudctl/caching/index.ts';
+import { type CloudctlStores, openStores } from '../../../src/cloudctl/index.ts';
 import { serverGroupOf } from '../../../src/cloudctl/read-model/views.ts';
-import { type CloudctlStore, openStore } from '../../../src/cloudctl/store/index.ts';
 
 const NOW = new Date('2026-01-01T00:00:00.000Z');
 const ACCOUNT = 'prod';
@@ -59,10 +59,10 @@ const pod = (name: string, phase: string, ready: boolean) =>
   });
 const service = upsert('', 'Service', 'web', { spec: { selector: { app: 'web' } } });
 
-let store: CloudctlStore;
+let store: CloudctlStores;
 
 beforeEach(async () => {
-  store = await openStore({ kind: 'pglite', dataDir: 'memory://' });
+  store = await openStores({ kind: 'pglite', dataDir: 'memory://' });
 });
 afterEach(async () => {
   await store.close();

@@ -45,15 +45,13 @@ function findCycle(edges: ReadonlyMap<string, ReadonlyArray<string>>): string[] 
   return undefined;
 }
 
-export function crossReferences(raw: Record<string, unknown>): Finding[] {
-  const findings: Finding[] = [];
-  const targets = isRecord(raw.targets) ? raw.targets : {};
+/** Each target's strategy and dependsOn name what exists; answers the valid dependsOn edges. */
+function targetReferences(
+  targets: Record<string, unknown>,
+  strategyNames: readonly string[],
+  findings: Finding[],
+): Map<string, string[]> {
   const targetNames = Object.keys(targets);
-  const strategyNames = isRecord(raw.strategies) ? Object.keys(raw.strategies) : [];
-  const webhookNames = Array.isArray(raw.webhooks)
-    ? raw.webhooks.flatMap((w) => (isRecord(w) && typeof w.name === 'string' ? [w.name] : []))
-    : [];
-
   const edges = new Map<string, string[]>();
   for (const [name, target] of Object.entries(targets)) {
     if (!isRecord(target)) continue;
@@ -80,23 +78,15 @@ export function crossReferences(raw: Record<string, unknown>): Finding[] {
     }
     edges.set(name, valid);
   }
-  const cycle = findCycle(edges);
-  if (cycle?.[0] !== undefined)
-    findings.push({
-      path: ['targets', cycle[0], 'constraints', 'dependsOn'],
-      at: 'key',
-      message: `targets wait for each other in a cycle, so none would deploy: ${cycle.join(' → ')}`,
-    });
+  return edges;
+}
 
-  for (const site of webhookSteps(raw)) {
-    if (typeof site.name !== 'string' || site.name === '' || webhookNames.includes(site.name)) continue;
-    findings.push({
-      path: [...site.path, 'name'],
-      at: 'value',
-      message: `no webhook '${site.name}' in webhooks (${known(webhookNames, 'webhook')})${hint(site.name, webhookNames)}`,
-    });
-  }
-
+/** Each manifests[].targets names a target, and every target gets a manifest. */
+function manifestReferences(
+  raw: Record<string, unknown>,
+  targetNames: readonly string[],
+  findings: Finding[],
+): void {
   const served = new Set<string>();
   let everyFilterValid = true;
   if (Array.isArray(raw.manifests))
@@ -125,5 +115,33 @@ export function crossReferences(raw: Record<string, unknown>): Finding[] {
         at: 'key',
         message: `target '${name}' gets no manifest: every manifests[].targets leaves it out`,
       });
+}
+
+export function crossReferences(raw: Record<string, unknown>): Finding[] {
+  const findings: Finding[] = [];
+  const targets = isRecord(raw.targets) ? raw.targets : {};
+  const strategyNames = isRecord(raw.strategies) ? Object.keys(raw.strategies) : [];
+  const webhookNames = Array.isArray(raw.webhooks)
+    ? raw.webhooks.flatMap((w) => (isRecord(w) && typeof w.name === 'string' ? [w.name] : []))
+    : [];
+
+  const cycle = findCycle(targetReferences(targets, strategyNames, findings));
+  if (cycle?.[0] !== undefined)
+    findings.push({
+      path: ['targets', cycle[0], 'constraints', 'dependsOn'],
+      at: 'key',
+      message: `targets wait for each other in a cycle, so none would deploy: ${cycle.join(' → ')}`,
+    });
+
+  for (const site of webhookSteps(raw)) {
+    if (typeof site.name !== 'string' || site.name === '' || webhookNames.includes(site.name)) continue;
+    findings.push({
+      path: [...site.path, 'name'],
+      at: 'value',
+      message: `no webhook '${site.name}' in webhooks (${known(webhookNames, 'webhook')})${hint(site.name, webhookNames)}`,
+    });
+  }
+
+  manifestReferences(raw, Object.keys(targets), findings);
   return findings;
 }

@@ -2,11 +2,11 @@
 // is carried on, so the stored form is the one users wrote), the progress of every target, and the
 // gates runs wait on. A gate is decided once: the first verdict wins, and the answer to a later one
 // says whether it agreed.
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
-import type { Database, DeploymentGatesTable, DeploymentsTable } from '../../store/index.ts';
 import { type DeploymentProgress, progressSchema } from './deployment-progress.ts';
 import { DEPLOYMENT_STATUSES, type DeploymentStatus } from './deployment-state.ts';
+import type { DeploymentGatesTable, DeploymentsTable, DeploymentTables } from './deployment-tables.ts';
 
 export interface StoredDeployment {
   id: string;
@@ -74,9 +74,9 @@ function toGate(row: Selectable<DeploymentGatesTable>): Gate {
 }
 
 export class DeploymentStore {
-  readonly #db: Database;
+  readonly #db: Kysely<DeploymentTables>;
 
-  constructor(db: Database) {
+  constructor(db: Kysely<DeploymentTables>) {
     this.#db = db;
   }
 

@@ -1,5 +1,5 @@
 // The deployment runner: stored deployments, their steps laid out and carried on across restarts.
-export { deploymentsMigration } from './deployment-migration.ts';
+
 export {
   type DeploymentProgress,
   STEP_KINDS,
@@ -20,6 +20,7 @@ export {
   TARGET_STATUSES,
 } from './deployment-state.ts';
 export { DeploymentStore, type Gate, type GateDecision, type StoredDeployment } from './deployment-store.ts';
-export { callbackGateId } from './target-run.ts';
+export { type DeploymentTables, deploymentsMigration } from './deployment-tables.ts';
+export { callbackGateId } from './steps/index.ts';
 export { ANNOTATIONS, VERSION_LABEL, WORKLOAD_LABEL } from './versioned-manifests.ts';
 export { type WebhookRoute, type WebhookSender, webhookSender } from './webhook-sender.ts';

@@ -1,7 +1,39 @@
 // The credentials tables: the current definition of each account defined in cloudctl, and every
 // revision of it (append-only; a delete is a revision too). Names compare byte-wise (collation "C")
 // so paging by name gives the same order on PGlite and on any PostgreSQL server, whatever its locale.
+// Their row types and their migration (0002_credentials).
 import { type Kysely, type Migration, sql } from 'kysely';
+import type { Json, NullableJson, Timestamp } from '../store/index.ts';
+
+/** Accounts defined in cloudctl: the current definition of each. */
+export interface CredentialsTable {
+  name: string;
+  /** The definition's type discriminator: orchestrator. */
+  type: string;
+  definition: Json;
+  /** {read: string[], write: string[]}, derived from the definition. */
+  permissions: Json;
+  /** The version of the newest revision. */
+  version: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Every write of a credentials definition, deletes included; rows are only ever inserted. */
+export interface CredentialRevisionsTable {
+  name: string;
+  version: number;
+  deleted: boolean;
+  /** Null for a delete. */
+  definition: NullableJson;
+  permissions: Json;
+  created_at: Timestamp;
+}
+
+export interface CredentialTables {
+  credentials: CredentialsTable;
+  credential_revisions: CredentialRevisionsTable;
+}
 
 export const credentialsMigration: Migration = {
   async up(db: Kysely<unknown>) {

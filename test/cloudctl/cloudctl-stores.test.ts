@@ -1,7 +1,7 @@
 // The storage contract, run unchanged against embedded PGlite and a real PostgreSQL server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CacheChange, WatchScope } from '../../src/cloudctl/caching/index.ts';
-import { type CloudctlStore, openStore } from '../../src/cloudctl/store/index.ts';
+import { type CloudctlStores, openStores } from '../../src/cloudctl/index.ts';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.ts';
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');
@@ -35,13 +35,13 @@ const podScope = (account: string, namespace = ''): WatchScope => ({
   namespace,
 });
 
-async function names(store: CloudctlStore, account: string) {
+async function names(store: CloudctlStores, account: string) {
   return (await store.cache.resources(account)).map((r) => `${r.namespace}/${r.name}`);
 }
 
 interface Backend {
   name: string;
-  open(): Promise<CloudctlStore>;
+  open(): Promise<CloudctlStores>;
   close(): Promise<void>;
 }
 
@@ -50,7 +50,7 @@ let postgres: PostgresServer | undefined;
 const backends: Backend[] = [
   {
     name: 'PGlite (embedded)',
-    open: () => openStore({ kind: 'pglite', dataDir: 'memory://' }),
+    open: () => openStores({ kind: 'pglite', dataDir: 'memory://' }),
     close: async () => {},
   },
   {
@@ -58,14 +58,14 @@ const backends: Backend[] = [
     async open() {
       // No skip: a machine without PostgreSQL fails here with the reason.
       postgres = await startPostgres();
-      return openStore({ kind: 'postgres', url: postgres.url });
+      return openStores({ kind: 'postgres', url: postgres.url });
     },
     close: async () => postgres?.stop(),
   },
 ];
 
 describe.each(backends)('store on $name', (backend) => {
-  let store: CloudctlStore;
+  let store: CloudctlStores;
 
   beforeAll(async () => {
     store = await backend.open();

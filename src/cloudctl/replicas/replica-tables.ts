@@ -1,7 +1,40 @@
 // The replicas of cloudctl sharing one PostgreSQL, the agent sessions each holds (how a replica that
 // gets work for an account finds the one whose stream reaches the account's agent), and the leases on
 // work with one owner. A replica's rows mean nothing once its `seen_at` is older than the replica lease.
+// Their row types and their migration (0009_replicas).
 import type { Kysely, Migration } from 'kysely';
+import type { Json, Timestamp } from '../store/index.ts';
+
+export interface ReplicasTable {
+  id: string;
+  started_at: Timestamp;
+  seen_at: Timestamp;
+}
+
+export interface ReplicaSessionsTable {
+  session_id: string;
+  replica_id: string;
+  agent_id: string;
+  connected_at: Timestamp;
+  result_retry_window_ms: number;
+  zone_id: string;
+  dynamic_accounts: boolean;
+  /** [{ name, static }]. */
+  accounts: Json;
+}
+
+export interface LeasesTable {
+  kind: string;
+  key: string;
+  owner: string;
+  expires_at: Timestamp;
+}
+
+export interface ReplicaTables {
+  replicas: ReplicasTable;
+  replica_sessions: ReplicaSessionsTable;
+  leases: LeasesTable;
+}
 
 export const replicaMigration: Migration = {
   async up(db: Kysely<unknown>) {

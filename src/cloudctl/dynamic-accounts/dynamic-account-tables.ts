@@ -1,8 +1,38 @@
 // The dynamic accounts tables: each account registered for migration (its zone, its cluster
 // configuration override, its state and the last assignment message), and which agent holds it now
 // (caching or for operations only, and what the agent said). Names compare byte-wise (collation "C"),
-// as the credentials they refer to do.
+// as the credentials they refer to do. Their row types and their migration (0005_dynamic_accounts).
 import { type Kysely, type Migration, sql } from 'kysely';
+import type { Timestamp } from '../store/index.ts';
+
+/** An account registered for migration to agents (POST /vendor/accounts) and its state. */
+export interface DynamicAccountsTable {
+  name: string;
+  zone_id: string | null;
+  /** A path or secret reference that replaces the definition's orchConfigFile; null: the definition's. */
+  orch_config_file: string | null;
+  state: string;
+  last_assignment_msg: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A cloudctl-defined account held by an agent: sent on a session, caching or not, as reported. */
+export interface DynamicAccountAgentsTable {
+  account: string;
+  agent_id: string;
+  session_id: string;
+  caching: boolean;
+  /** SENT until the agent reports ACTIVE or FAILED. */
+  status: string;
+  message: string;
+  updated_at: Timestamp;
+}
+
+export interface DynamicAccountTables {
+  dynamic_accounts: DynamicAccountsTable;
+  dynamic_account_agents: DynamicAccountAgentsTable;
+}
 
 export const dynamicAccountsMigration: Migration = {
   async up(db: Kysely<unknown>) {

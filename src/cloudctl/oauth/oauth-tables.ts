@@ -1,7 +1,33 @@
 // The OAuth tables: client credentials (the secret known by its hash only) and the access tokens
 // issued to them (known by their hash only, with an expiry). A revoked client keeps its row, so its
-// id is never handed out again and the list shows when it was revoked.
+// id is never handed out again and the list shows when it was revoked. Their row types and their
+// migration (0006_oauth).
 import type { Kysely, Migration } from 'kysely';
+import type { NullableTimestamp, Timestamp } from '../store/index.ts';
+
+/** OAuth client credentials: the secret is known by its SHA-256 only. */
+export interface OAuthClientsTable {
+  client_id: string;
+  name: string;
+  secret_hash: string;
+  role: string;
+  created_by: string;
+  created_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+
+/** Access tokens issued to OAuth clients, known by their SHA-256 only. */
+export interface OAuthTokensTable {
+  token_hash: string;
+  client_id: string;
+  issued_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface OAuthTables {
+  oauth_clients: OAuthClientsTable;
+  oauth_tokens: OAuthTokensTable;
+}
 
 export const oauthMigration: Migration = {
   async up(db: Kysely<unknown>) {

@@ -1,21 +1,21 @@
-// The store as one handle: each feature's record keeper over one database, and closing it. The
-// record keepers live in their features; only this handle knows them all.
+// The stores as one handle: each feature's record keeper over one database, and closing it. Built
+// beside the composition root, the one place that knows every feature; each feature is handed only
+// the stores it uses.
+import type { Kysely } from 'kysely';
+import { CacheStore, KindResolver } from './caching/index.ts';
+import { CredentialStore } from './credentials/index.ts';
+import { DeploymentStore } from './deployments/index.ts';
+import { DynamicAccountStore } from './dynamic-accounts/index.ts';
+import { CLOUDCTL_MIGRATIONS, type CloudctlDatabase } from './migrations.ts';
+import { OAuthStore } from './oauth/index.ts';
+import { OperationStore } from './operations/index.ts';
+import { ReadIndex, ReadModel } from './read-model/index.ts';
+import { LeaseStore, REPLICA_LEASE_MS, ReplicaStore } from './replicas/index.ts';
+import { AgentStore } from './sessions/index.ts';
+import { ChangeCounter, type DatabaseTarget, openDatabase, pingDatabase } from './store/index.ts';
+import { TaskStore } from './tasks/index.ts';
 
-import { sql } from 'kysely';
-import { CacheStore, KindResolver } from '../caching/index.ts';
-import { CredentialStore } from '../credentials/index.ts';
-import { DeploymentStore } from '../deployments/index.ts';
-import { DynamicAccountStore } from '../dynamic-accounts/index.ts';
-import { OAuthStore } from '../oauth/index.ts';
-import { OperationStore } from '../operations/index.ts';
-import { ReadIndex, ReadModel } from '../read-model/index.ts';
-import { LeaseStore, REPLICA_LEASE_MS, ReplicaStore } from '../replicas/index.ts';
-import { AgentStore } from '../sessions/index.ts';
-import { TaskStore } from '../tasks/index.ts';
-import { ChangeCounter } from './change-counter.ts';
-import { type DatabaseTarget, openDatabase } from './database.ts';
-
-export interface CloudctlStore {
+export interface CloudctlStores {
   agents: AgentStore;
   /** Counts this process's writes of accounts (agents' registrations and cloudctl's credentials). */
   accountChanges: ChangeCounter;
@@ -41,11 +41,16 @@ export interface CloudctlStore {
   close(): Promise<void>;
 }
 
-export async function openStore(
+/** The database with every feature's migrations run. */
+export function openCloudctlDatabase(target: DatabaseTarget): Promise<Kysely<CloudctlDatabase>> {
+  return openDatabase<CloudctlDatabase>(target, CLOUDCTL_MIGRATIONS);
+}
+
+export async function openStores(
   target: DatabaseTarget,
   options: { readIndex: boolean } = { readIndex: true },
-): Promise<CloudctlStore> {
-  const db = await openDatabase(target);
+): Promise<CloudctlStores> {
+  const db = await openCloudctlDatabase(target);
   const accountChanges = new ChangeCounter();
   return {
     agents: new AgentStore(db, accountChanges),
@@ -61,9 +66,7 @@ export async function openStore(
     leases: new LeaseStore(db),
     tasks: new TaskStore(db),
     kinds: new KindResolver(db),
-    ping: async () => {
-      await sql`select 1`.execute(db);
-    },
+    ping: () => pingDatabase(db),
     close: () => db.destroy(),
   };
 }

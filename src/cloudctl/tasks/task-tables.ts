@@ -1,5 +1,29 @@
-// The tasks table: what a task must keep to be read, and carried on, after a restart.
+// The tasks table: what a task must keep to be read, and carried on, after a restart; its row type
+// and its migration (0003_tasks).
 import type { Kysely, Migration } from 'kysely';
+import type { Json, Timestamp } from '../store/index.ts';
+
+export interface TasksTable {
+  id: string;
+  /** The client's clientRequestId: a retry with it finds this task instead of starting another. */
+  request_id: string | null;
+  user_name: string;
+  /** string[] */
+  accounts: Json;
+  /** TaskStep[] (tasks/task-store.ts) */
+  steps: Json;
+  next_step: number;
+  /** STARTED, COMPLETED or FAILED */
+  state: string;
+  history: Json;
+  result_objects: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TaskTables {
+  tasks: TasksTable;
+}
 
 export const tasksMigration: Migration = {
   async up(db: Kysely<unknown>) {

@@ -1,7 +1,39 @@
 // The deployment service's tables: one row per deployment (what it deploys, as submitted, and how far
 // each target got), and its gates: each manual pause and each webhook callback a run waits for, so
 // approvals and verdicts land in the database and a restarted (or another) cloudctl sees them.
+// Their row types and their migration (0010_deployments).
 import type { Kysely, Migration } from 'kysely';
+import type { Json, Timestamp } from '../../store/index.ts';
+
+export interface DeploymentsTable {
+  id: string;
+  application: string;
+  status: string;
+  created_by: string;
+  /** The accounts its targets deploy to, for permission checks on reads. */
+  accounts: Json;
+  plan: Json;
+  progress: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DeploymentGatesTable {
+  id: string;
+  deployment_id: string;
+  step_key: string;
+  kind: string;
+  verdict: boolean | null;
+  message: string | null;
+  decided_by: string | null;
+  decided_at: Date | null;
+  created_at: Timestamp;
+}
+
+export interface DeploymentTables {
+  deployments: DeploymentsTable;
+  deployment_gates: DeploymentGatesTable;
+}
 
 export const deploymentsMigration: Migration = {
   async up(db: Kysely<unknown>) {

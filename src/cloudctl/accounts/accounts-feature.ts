@@ -1,0 +1,46 @@
+// The accounts feature's factory: the directory of every account cloudctl knows (agents' first, then
+// the other places given), the guard that checks READ and WRITE on them, direct assignments of
+// accounts to one agent, and the agent-account routes.
+import type { Route } from '../http/index.ts';
+import type { AgentRegistry, AgentStore } from '../sessions/index.ts';
+import type { ChangeCounter } from '../store/index.ts';
+import { AccountAssignments } from './account-assignments.ts';
+import { AccountDirectory, type AccountLookup, agentAccounts } from './account-directory.ts';
+import { AccountGuard } from './account-guard.ts';
+import { type AgentAccountRouteDeps, agentAccountRoutes } from './agent-account-routes.ts';
+
+/** How stale the account directory's copy may get for writes made by another cloudctl process. */
+const ACCOUNT_COPY_MAX_AGE_MS = 1000;
+
+export interface AccountsFeatureDeps {
+  stores: AgentAccountRouteDeps['store'] & { agents: AgentStore; accountChanges: ChangeCounter };
+  /** Where else accounts are defined (cloudctl's own credentials), ranked below the agents'. */
+  lookups: readonly AccountLookup[];
+  registry: AgentRegistry;
+  sessions: AgentAccountRouteDeps['sessions'];
+  now: () => Date;
+}
+
+export interface AccountsFeature {
+  directory: AccountDirectory;
+  guard: AccountGuard;
+  assignments: AccountAssignments;
+  routes: Route[];
+}
+
+export function accountsFeature(deps: AccountsFeatureDeps): AccountsFeature {
+  const { stores } = deps;
+  // An agent's definition of an account wins over cloudctl's own. Writes by this process show at
+  // once; a write by another replica on the same database within ACCOUNT_COPY_MAX_AGE_MS.
+  const directory = new AccountDirectory([agentAccounts(stores), ...deps.lookups], {
+    changes: stores.accountChanges,
+    maxAgeMs: ACCOUNT_COPY_MAX_AGE_MS,
+  });
+  const guard = new AccountGuard(directory);
+  return {
+    directory,
+    guard,
+    assignments: new AccountAssignments({ registry: deps.registry, store: stores, now: deps.now }),
+    routes: agentAccountRoutes({ guard, store: stores, sessions: deps.sessions }),
+  };
+}

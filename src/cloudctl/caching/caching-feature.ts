@@ -1,0 +1,52 @@
+// The caching feature's factory: the orchagent.v1.Caching handlers that store what agents stream up
+// (counting it for the introspection), and the cache routes (on-demand refresh, introspection).
+import type { Logger } from 'pino';
+import type { CachingHandlers } from '../../proto/index.ts';
+import type { AccountGuard } from '../accounts/index.ts';
+import type { Route } from '../http/index.ts';
+import type { AgentStore, SessionFinder } from '../sessions/index.ts';
+import { cacheRoutes } from './cache-routes.ts';
+import type { CacheStore } from './cache-store.ts';
+import { type CachingRpcDeps, cachingHandlers } from './caching-rpc.ts';
+import { IngestRate } from './ingest-rate.ts';
+import type { KindResolver } from './kind-resolver.ts';
+import { OnDemandRefresh, type OnDemandRefreshDeps } from './on-demand-refresh.ts';
+
+export interface CachingFeatureDeps extends Omit<CachingRpcDeps, 'store'> {
+  stores: CachingRpcDeps['store'] & { cache: CacheStore; kinds: KindResolver; agents: AgentStore };
+  /** The operation dispatcher: refreshes are the agent's `get`. */
+  dispatcher: {
+    execute: OnDemandRefreshDeps['execute'];
+    serves(account: string): Promise<boolean>;
+  };
+  guard: AccountGuard;
+  sessions: Pick<SessionFinder, 'servingAgent'>;
+  logger: Logger;
+  now: () => Date;
+}
+
+export interface CachingFeature {
+  handlers: CachingHandlers;
+  routes: Route[];
+}
+
+export function cachingFeature(deps: CachingFeatureDeps): CachingFeature {
+  const { stores, dispatcher, logger, now } = deps;
+  const rate = new IngestRate();
+  const refresh = new OnDemandRefresh({
+    cache: stores.cache,
+    kinds: stores.kinds,
+    execute: (request) => dispatcher.execute(request),
+    served: (account) => dispatcher.serves(account),
+    logger,
+    now,
+  });
+  return {
+    handlers: cachingHandlers({ ...deps, store: stores }, rate),
+    routes: cacheRoutes({
+      guard: deps.guard,
+      refresh,
+      introspection: { agents: stores.agents, cache: stores.cache, sessions: deps.sessions, rate, now },
+    }),
+  };
+}

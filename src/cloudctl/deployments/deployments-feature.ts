@@ -1,0 +1,58 @@
+// The deployments feature's factory: the runner that carries deployments through their steps (with
+// webhooks sent from cloudctl or from an agent holding the account), and the deployment routes.
+import type { Logger } from 'pino';
+import type { AccountGuard } from '../accounts/index.ts';
+import type { Route } from '../http/index.ts';
+import type { OperationDispatcher, OperationStore } from '../operations/index.ts';
+import { type LeaseStore, REPLICA_BEAT_MS, REPLICA_LEASE_MS } from '../replicas/index.ts';
+import type { AgentRegistry } from '../sessions/index.ts';
+import { deploymentRoutes } from './http/deployment-routes.ts';
+import { DeploymentRunner, type DeploymentStore, webhookSender } from './run/index.ts';
+import { directWebhookTransport } from './webhook/direct-webhook-transport.ts';
+import { webhookSecrets } from './webhook/webhook-secrets.ts';
+
+export interface DeploymentsFeatureDeps {
+  stores: { deployments: DeploymentStore; operations: OperationStore; leases: LeaseStore };
+  dispatcher: OperationDispatcher;
+  registry: AgentRegistry;
+  guard: AccountGuard;
+  /** Where people and webhook jobs reach this cloudctl's HTTP API; known once it listens. */
+  externalUrl: () => string;
+  logger: Logger;
+  now: () => Date;
+  /** How long a deployment carried on after a restart waits for its agent to reconnect. */
+  reconnectGraceMs: number;
+  /** This replica's id; undefined for one cloudctl on its embedded database. */
+  replicaId: string | undefined;
+}
+
+export interface DeploymentsFeature {
+  runner: DeploymentRunner;
+  routes: Route[];
+}
+
+export function deploymentsFeature(deps: DeploymentsFeatureDeps): DeploymentsFeature {
+  const { stores, dispatcher, registry, logger, now } = deps;
+  const runner = new DeploymentRunner({
+    store: stores.deployments,
+    dispatcher,
+    operationStored: async (id) => (await stores.operations.get(id)) !== undefined,
+    webhooks: webhookSender({
+      direct: directWebhookTransport(),
+      onAgent: (account) => (type, payload) => dispatcher.execute({ account, type, payload }),
+      accountOfAgent: (agentId) => registry.newestSessionOf(agentId)?.accounts[0]?.name,
+      secrets: webhookSecrets({ env: process.env, workingDir: process.cwd() }),
+      logger,
+    }),
+    callbackBase: () => `${deps.externalUrl()}/deployments/callbacks`,
+    leases: stores.leases.leases('deployment', deps.replicaId ?? 'cloudctl', REPLICA_LEASE_MS),
+    sweepMs: REPLICA_BEAT_MS,
+    reconnectGraceMs: deps.reconnectGraceMs,
+    logger,
+    now,
+  });
+  return {
+    runner,
+    routes: deploymentRoutes({ runner, store: stores.deployments, guard: deps.guard, now }),
+  };
+}

@@ -1,0 +1,55 @@
+// The tasks feature's factory: the runner that carries POST /ops tasks on (across restarts, and
+// across replicas through task leases), and the routes that start and read them.
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { AccountGuard } from '../accounts/index.ts';
+import type { KindResolver } from '../caching/index.ts';
+import type { Route } from '../http/index.ts';
+import type { OperationDispatcher, OperationStore } from '../operations/index.ts';
+import { type LeaseStore, REPLICA_BEAT_MS, REPLICA_LEASE_MS } from '../replicas/index.ts';
+import type { AgentRegistry } from '../sessions/index.ts';
+import { opsRoutes } from './ops-routes.ts';
+import { taskRoutes } from './task-routes.ts';
+import { TaskRunner } from './task-runner.ts';
+import type { TaskStore } from './task-store.ts';
+
+export interface TasksFeatureDeps {
+  stores: { tasks: TaskStore; operations: OperationStore; leases: LeaseStore; kinds: KindResolver };
+  dispatcher: OperationDispatcher;
+  registry: AgentRegistry;
+  guard: AccountGuard;
+  logger: Logger;
+  now: () => Date;
+  /** How long a task carried on after a restart waits for its agent to reconnect. */
+  reconnectGraceMs: number;
+  /** This replica's id; undefined for one cloudctl on its embedded database. */
+  replicaId: string | undefined;
+}
+
+export interface TasksFeature {
+  runner: TaskRunner;
+  routes: Route[];
+}
+
+export function tasksFeature(deps: TasksFeatureDeps): TasksFeature {
+  const { stores, guard } = deps;
+  const runner = new TaskRunner({
+    store: stores,
+    dispatcher: deps.dispatcher,
+    registry: deps.registry,
+    logger: deps.logger,
+    now: deps.now,
+    reconnectGraceMs: deps.reconnectGraceMs,
+    // One cloudctl on its embedded database is always the same owner, so its restart carries its
+    // tasks on at once; a replica is a new owner and takes over a dead one's after the lease.
+    leases: stores.leases.leases('task', deps.replicaId ?? 'cloudctl', REPLICA_LEASE_MS),
+    sweepMs: REPLICA_BEAT_MS,
+  });
+  return {
+    runner,
+    routes: [
+      ...opsRoutes({ runner, guard, context: { kinds: stores.kinds } }),
+      ...taskRoutes({ store: stores, guard, ownerId: `cloudctl@${hostname()}` }),
+    ],
+  };
+}
