@@ -87,12 +87,8 @@ function eventStart(event: Event): number {
   }
 }
 
-/**
- * Parses `text` as a single YAML document. An empty document yields `null`.
- * Throws YamlSyntaxError with a position for malformed YAML or more than one document.
- */
-export function parseYamlSource(text: string, schema?: Schema): YamlSource {
-  const starts = lineStarts(text);
+/** The document's events and its value; YAMLException becomes YamlSyntaxError with a position. */
+function parseDocument(text: string, schema: Schema | undefined): { events: Event[]; value: unknown } {
   let events: Event[];
   let documents: unknown[];
   try {
@@ -116,7 +112,15 @@ export function parseYamlSource(text: string, schema?: Schema): YamlSource {
       column: 1,
     });
   }
+  return { events, value: documents[0] ?? null };
+}
 
+/** Where each key and each value of the document starts, by key path, walking its events once. */
+function positionIndex(
+  text: string,
+  events: readonly Event[],
+): { keys: Map<string, SourcePosition>; values: Map<string, SourcePosition> } {
+  const starts = lineStarts(text);
   const keys = new Map<string, SourcePosition>();
   const values = new Map<string, SourcePosition>();
   const stack: Frame[] = [];
@@ -128,7 +132,6 @@ export function parseYamlSource(text: string, schema?: Schema): YamlSource {
       continue;
     }
     const parent = stack.at(-1);
-    let path = '';
     let pathParts: Array<string | number> = [];
     let isKey = false;
     if (parent?.kind === 'mapping') {
@@ -146,7 +149,7 @@ export function parseYamlSource(text: string, schema?: Schema): YamlSource {
     } else if (parent?.kind === 'sequence') {
       pathParts = [...parent.pathParts, parent.nextIndex++];
     }
-    path = formatKeyPath(pathParts);
+    const path = formatKeyPath(pathParts);
     // An empty value (`insecure:`) has no text of its own: it is placed at its key, or at the item's
     // list, so that an error about it still names its line.
     const offset = eventStart(event);
@@ -169,9 +172,18 @@ export function parseYamlSource(text: string, schema?: Schema): YamlSource {
       });
     }
   }
+  return { keys, values };
+}
 
+/**
+ * Parses `text` as a single YAML document. An empty document yields `null`.
+ * Throws YamlSyntaxError with a position for malformed YAML or more than one document.
+ */
+export function parseYamlSource(text: string, schema?: Schema): YamlSource {
+  const { events, value } = parseDocument(text, schema);
+  const { keys, values } = positionIndex(text, events);
   return {
-    value: documents[0] ?? null,
+    value,
     keyAt: (p) => keys.get(formatKeyPath(p)),
     valueAt: (p) => {
       for (let n = p.length; n >= 0; n--) {
