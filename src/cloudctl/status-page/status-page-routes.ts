@@ -125,6 +125,17 @@ export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusVie
     });
 
   return [
+    // Where a person's browser lands first, on cloudctl's HTTP port: the page, not a 404.
+    defineRoute({
+      method: 'GET',
+      url: '/',
+      summary: 'The root: the status page',
+      tag: TAG,
+      hidden: true,
+      access: 'public',
+      schema: { response: { 303: redirectAnswer } },
+      handler: async () => redirect(STATUS_PATH),
+    }),
     defineRoute({
       method: 'GET',
       url: STATUS_PATH,

@@ -104,6 +104,17 @@ afterAll(async () => {
 });
 
 describe('the status page in a real browser', () => {
+  it("sends a browser at cloudctl's root to the status page", async () => {
+    const root = await fetch(`${cp.url}/`, { redirect: 'manual' });
+    expect(root.status).toBe(303);
+    expect(root.headers.get('location')).toBe('/status');
+    const page = await browser.context.newPage();
+    await page.goto(`${cp.url}/`);
+    expect(page.url()).toMatch(new RegExp(`^${cp.url}/status/`));
+    expect(await page.title()).toBe('Sign in · cloudctl');
+    await page.close();
+  });
+
   it('answers 401 with the sign-in page; the token becomes an HttpOnly SameSite=Strict cookie for /status only', async () => {
     const page = await browser.context.newPage();
     const first = await page.goto(`${cp.url}/status/accounts`);
