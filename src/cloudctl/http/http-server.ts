@@ -18,6 +18,7 @@ import { CloudctlError } from '../errors.ts';
 import { errorBody, HttpError } from './http-error.ts';
 import type { HttpMetrics } from './http-metrics.ts';
 import { refuseOtherMethods } from './method-not-allowed.ts';
+import { BODY_LIMIT_BYTES, refuseOversizedBodies } from './oversized-body.ts';
 import { ValidationFailure, zodValidator } from './request-validation.ts';
 import { Reply, type Route } from './route.ts';
 import { API_DOCS_PATH, swaggerOptions } from './swagger-document.ts';
@@ -75,6 +76,7 @@ function createApp(https: Awaited<ReturnType<typeof tlsOptions>>): FastifyInstan
     // No fastify logger: our own line per request (below) replaces its two, which would log headers.
     // Idle keep-alive connections are closed at shutdown; busy ones finish their request first.
     forceCloseConnections: 'idle',
+    bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     // find-my-way answers 414 to a path parameter over 100 characters (percent-encoded), which no
     // route documents: a long name is the route's to judge (404 for an unknown one). Node's 16 KiB
@@ -273,6 +275,7 @@ export async function startHttpEndpoint(
   acceptForms(app, routeFor);
   const fail = errorReplies(routeFor, deps.now);
   handleErrors(app, fail, log);
+  refuseOversizedBodies(app, fail);
   let closing = false;
   logRequests(app, deps.metrics, log, () => closing);
   await app.register(swagger, swaggerOptions(deps.version));

@@ -5,6 +5,7 @@
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
@@ -233,5 +234,51 @@ describe('shutdown', () => {
     const answeredAt = Date.now();
     await closed;
     expect(Date.now() - answeredAt).toBeLessThan(3000);
+  });
+});
+
+describe('an oversized request body', () => {
+  /**
+   * Sends the request as Python's http.client and many libraries do: headers and the whole body
+   * first, and only then reads the answer. Resolves with what came back, or the socket's error.
+   */
+  function sendWholeThenRead(bytes: number, token: string): Promise<string> {
+    return new Promise((resolve) => {
+      const socket = connect(new URL(cp.url).port === '' ? 80 : Number(new URL(cp.url).port), '127.0.0.1');
+      let answer = '';
+      socket.on('data', (chunk) => {
+        answer += chunk.toString();
+      });
+      socket.on('error', (error) => resolve(`error: ${error.message}`));
+      socket.on('close', () => resolve(answer));
+      socket.on('connect', () => {
+        socket.write(
+          [
+            'POST /ops/deployManifest HTTP/1.1',
+            'Host: 127.0.0.1',
+            `Authorization: Bearer ${token}`,
+            'Content-Type: application/json',
+            `Content-Length: ${bytes}`,
+            '',
+            '',
+          ].join('\r\n'),
+        );
+        // The whole body, however long the server takes to read it; the answer is read after.
+        socket.write(Buffer.alloc(bytes, 0x20), () => socket.end());
+      });
+    });
+  }
+
+  it('gets its 413 even when the client sends the whole body before reading', async () => {
+    // Larger than what loopback socket buffers hold, so the server must read it for the client to finish.
+    const answer = await sendWholeThenRead(32 << 20, USERS.admin.token);
+    expect(answer).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(answer).toContain('"code":"FST_ERR_CTP_BODY_TOO_LARGE"');
+  });
+
+  it('still answers a body within the limit as its route does', async () => {
+    const answer = await sendWholeThenRead(1000, USERS.admin.token);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
   });
 });
