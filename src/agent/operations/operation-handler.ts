@@ -2,8 +2,8 @@
 // the account's cluster and an abort signal that fires at the deadline or on shutdown. Handlers are
 // registered as `RegisteredHandler`s, which check the payload before running.
 import type { z } from 'zod';
+import type { ClusterResources, KubeHttp } from '../../kube/index.ts';
 import type { AccountConfig, AgentConfig } from '../config/index.ts';
-import type { ClusterResources, KubeHttp } from '../kube/index.ts';
 import type { PatchSchema } from './apply/patch-metadata.ts';
 import { OperationError } from './operation-error.ts';
 

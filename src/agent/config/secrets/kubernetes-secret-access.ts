@@ -11,7 +11,7 @@ import {
   KubeHttp,
   KubeTransportError,
   resolveKubeConfig,
-} from '../../kube/index.ts';
+} from '../../../kube/index.ts';
 import { parseAccount } from '../parse-account.ts';
 import type { KubernetesSecretAccess, KubernetesSecretRead } from './kubernetes-secret-engine.ts';
 import { SecretResolutionError } from './secret-engine.ts';

@@ -2,7 +2,7 @@
 // it is gone (finalizers and foreground deletion can keep it for a while).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { KubeApiError } from '../../kube/index.ts';
+import { KubeApiError } from '../../../kube/index.ts';
 import { defineHandler } from '../operation-handler.ts';
 import { objectPath, objectRefSchema } from './object-ref.ts';
 

@@ -1,6 +1,6 @@
 // The reference to one object that most handlers take, and its URL path on the account's cluster.
 import { z } from 'zod';
-import { resourcePath } from '../../kube/index.ts';
+import { resourcePath } from '../../../kube/index.ts';
 import type { HandlerContext } from '../operation-handler.ts';
 
 export const objectRefSchema = z.object({

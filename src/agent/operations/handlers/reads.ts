@@ -2,9 +2,9 @@
 // (one page, continue token returned), `events` about one object, and `logs` of a pod's container
 // (an instance's console output).
 import { z } from 'zod';
+import { resourcePath } from '../../../kube/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import { scrubObject } from '../../../lib/object-scrub.ts';
-import { resourcePath } from '../../kube/index.ts';
 import { isPlatformManaged } from '../../watch/index.ts';
 import { defineHandler } from '../operation-handler.ts';
 import { getObject, objectPath, objectRefSchema } from './object-ref.ts';

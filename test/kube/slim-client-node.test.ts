@@ -8,18 +8,18 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
-const ROOT = join(import.meta.dirname, '../../..');
+const ROOT = join(import.meta.dirname, '../..');
 
 function generatedModulesLoaded(slim: boolean): number {
   const script = `
     import { registerHooks } from 'node:module';
     const loaded = [];
     registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
-    ${slim ? `await import(${JSON.stringify(join(ROOT, 'src/agent/kube/slim-client-node.ts'))});` : ''}
-    const { KubeConfig } = await import(${JSON.stringify(join(ROOT, 'src/agent/kube/kube-config.ts'))}).then(
+    ${slim ? `await import(${JSON.stringify(join(ROOT, 'src/kube/slim-client-node.ts'))});` : ''}
+    const { KubeConfig } = await import(${JSON.stringify(join(ROOT, 'src/kube/kube-config.ts'))}).then(
       () => import('@kubernetes/client-node/dist/config.js'),
     );
-    await import(${JSON.stringify(join(ROOT, 'src/agent/kube/kube-http.ts'))});
+    await import(${JSON.stringify(join(ROOT, 'src/kube/kube-http.ts'))});
     const config = new KubeConfig();
     config.loadFromString('apiVersion: v1\\nkind: Config\\nclusters: [{name: c, cluster: {server: "https://k:6443"}}]\\ncontexts: [{name: c, context: {cluster: c, user: u}}]\\ncurrent-context: c\\nusers: [{name: u, user: {token: t}}]');
     if (config.getCurrentCluster()?.server !== 'https://k:6443') throw new Error('kubeconfig not read');
@@ -38,7 +38,7 @@ function slimScript(body: string): string {
     import { registerHooks } from 'node:module';
     const loaded = [];
     registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
-    await import(${JSON.stringify(join(ROOT, 'src/agent/kube/slim-client-node.ts'))});
+    await import(${JSON.stringify(join(ROOT, 'src/kube/slim-client-node.ts'))});
     const { KubeConfig } = await import('@kubernetes/client-node/dist/config.js');
     const { RequestContext, HttpMethod } = await import('@kubernetes/client-node/dist/gen/http/http.js');
     const optional = () => loaded.filter((url) => /\\/node_modules\\/(openid-client|jose|oauth4webapi|socks|socks-proxy-agent)\\//.test(url)).length;

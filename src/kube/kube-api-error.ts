@@ -1,5 +1,5 @@
 // An error answer from a Kubernetes API server, carrying its Status object's reason and message.
-import { isRecord } from '../../lib/is-record.ts';
+import { isRecord } from '../lib/is-record.ts';
 
 export class KubeApiError extends Error {
   readonly status: number;

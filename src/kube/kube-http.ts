@@ -5,8 +5,8 @@
 import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { HttpMethod, RequestContext } from '@kubernetes/client-node/dist/gen/http/http.js';
 import { fetch } from 'undici';
-import { errorCode, isRecord } from '../../lib/is-record.ts';
-import { type RetryPolicy, withRetries } from '../../lib/retry.ts';
+import { errorCode, isRecord } from '../lib/is-record.ts';
+import { type RetryPolicy, withRetries } from '../lib/retry.ts';
 import { KubeApiError } from './kube-api-error.ts';
 import { shareDispatchers } from './shared-dispatchers.ts';
 

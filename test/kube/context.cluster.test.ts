@@ -4,10 +4,7 @@
 // `context` takes the current one and fails naming the dead server; an unknown context name fails
 // naming it and the contexts the file has. What the control plane records is what a user sees.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestControlPlane, type TestControlPlane } from '../../cloudctl/harness.ts';
-import { freePort } from '../../cluster/free-port.ts';
-import { type ApiClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
-import { writeConfig } from '../config/config-fixture.ts';
+import { writeConfig } from '../agent/config/config-fixture.ts';
 import {
   createNamespace,
   deleteObject,
@@ -15,7 +12,10 @@ import {
   type RunningAgent,
   settledAccount,
   startAgent,
-} from '../watch/watch-fixture.ts';
+} from '../agent/watch/watch-fixture.ts';
+import { startTestControlPlane, type TestControlPlane } from '../cloudctl/harness.ts';
+import { freePort } from '../cluster/free-port.ts';
+import { type ApiClient, sharedCluster, sharedClusterClient } from '../cluster/index.ts';
 
 const NS = 'kube-context';
 let cp: TestControlPlane;

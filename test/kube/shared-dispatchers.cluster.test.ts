@@ -5,8 +5,8 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KubeHttp } from '../../../src/agent/kube/index.ts';
-import { sharedCluster } from '../../cluster/index.ts';
+import { KubeHttp } from '../../src/kube/index.ts';
+import { sharedCluster } from '../cluster/index.ts';
 
 let connects = 0;
 const counted = () => {

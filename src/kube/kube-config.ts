@@ -7,7 +7,6 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 // The module, not the package root: see slim-client-node.ts.
 import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
-import type { AccountConfig } from '../config/index.ts';
 
 export class KubeConfigError extends Error {
   constructor(message: string) {
@@ -67,6 +66,20 @@ function loadDefault(kc: KubeConfig, env: NodeJS.ProcessEnv): string {
   return paths.join(delimiter);
 }
 
+/**
+ * What reaching a cluster needs of an account entry (the agent's `orchestrator.accounts[]`, or the
+ * agent's own identity for the `k8s` secrets engine): the fields of the shared account schema that
+ * say how, and nothing else, so this module does not depend on the config loader.
+ */
+export interface KubeAccount {
+  serviceAccount: boolean;
+  orchConfigFile?: string | undefined;
+  /** '' uses the kubeconfig's current context. */
+  context: string;
+  insecure: boolean;
+  noProxy: boolean;
+}
+
 export interface ResolvedKubeConfig {
   kubeConfig: KubeConfig;
   server: string;
@@ -74,7 +87,7 @@ export interface ResolvedKubeConfig {
   source: string;
 }
 
-export function resolveKubeConfig(account: AccountConfig, options: KubeConfigOptions): ResolvedKubeConfig {
+export function resolveKubeConfig(account: KubeAccount, options: KubeConfigOptions): ResolvedKubeConfig {
   const kc = new KubeConfig();
   let source: string;
   try {

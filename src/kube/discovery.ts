@@ -1,7 +1,7 @@
 // Which resources a cluster serves: kind, plural resource name, scope and verbs per group/version.
 // Aggregated discovery (one request for /api and one for /apis, Kubernetes 1.30+) is asked for first;
 // older servers answer the plain lists, and each group version is then read on its own.
-import { isRecord } from '../../lib/is-record.ts';
+import { isRecord } from '../lib/is-record.ts';
 import type { KubeHttp } from './kube-http.ts';
 
 export interface ApiResource {

@@ -8,11 +8,11 @@ import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
 import { createProxy, type ProxyServer } from 'proxy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_TOKEN, startTestControlPlane, type TestControlPlane } from '../../cloudctl/harness.ts';
-import { freePort } from '../../cluster/free-port.ts';
-import { type ApiClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
-import { startInProcessAgent } from '../in-process-agent.ts';
-import { createNamespace, deleteObject, msUntil, msUntilStored } from '../watch/watch-fixture.ts';
+import { startInProcessAgent } from '../agent/in-process-agent.ts';
+import { createNamespace, deleteObject, msUntil, msUntilStored } from '../agent/watch/watch-fixture.ts';
+import { AGENT_TOKEN, startTestControlPlane, type TestControlPlane } from '../cloudctl/harness.ts';
+import { freePort } from '../cluster/free-port.ts';
+import { type ApiClient, sharedCluster, sharedClusterClient } from '../cluster/index.ts';
 
 const NS = 'no-proxy';
 let cp: TestControlPlane;

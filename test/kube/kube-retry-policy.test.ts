@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KubeApiError, kubeRetryPolicy } from '../../../src/agent/kube/index.ts';
-import { withRetries } from '../../../src/lib/retry.ts';
+import { KubeApiError, kubeRetryPolicy } from '../../src/kube/index.ts';
+import { withRetries } from '../../src/lib/retry.ts';
 
 const defaults = {
   enabled: true,

@@ -6,16 +6,24 @@
 // a create of an existing name) only hides the refusal behind `maxRetries × backOffMs` of waiting.
 // 401 and 403 are not among them: a rotated token or an RBAC binding still propagating does heal,
 // so `retryAnyError` retries them.
-import type { RetryPolicy } from '../../lib/retry.ts';
-import type { AgentConfig } from '../config/index.ts';
+import type { RetryPolicy } from '../lib/retry.ts';
 import { KubeApiError } from './kube-api-error.ts';
+
+/** `orchestrator.retries`, as the agent's config schema resolves it. */
+export interface KubeRetrySettings {
+  enabled: boolean;
+  maxRetries: number;
+  backOffMs: number;
+  retryableErrors: string[];
+  retryAnyError: boolean;
+}
 
 /** Bad request, not found, method not allowed, not acceptable, conflict, gone, too large, media type, invalid. */
 export const UNCHANGING_STATUSES: ReadonlySet<number> = new Set([
   400, 404, 405, 406, 409, 410, 413, 415, 422,
 ]);
 
-export function kubeRetryPolicy(retries: AgentConfig['orchestrator']['retries']): RetryPolicy {
+export function kubeRetryPolicy(retries: KubeRetrySettings): RetryPolicy {
   const needles = retries.retryableErrors.map((e) => e.toLowerCase());
   return {
     attempts: retries.enabled ? Math.max(1, retries.maxRetries) : 1,

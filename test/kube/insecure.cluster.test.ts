@@ -3,9 +3,7 @@
 // connects and streams; without it the API server's certificate is refused, and the control plane
 // records a cause that says it is the certificate.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestControlPlane, type TestControlPlane } from '../../cloudctl/harness.ts';
-import { type ApiClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
-import { writeConfig } from '../config/config-fixture.ts';
+import { writeConfig } from '../agent/config/config-fixture.ts';
 import {
   createNamespace,
   deleteObject,
@@ -13,7 +11,9 @@ import {
   type RunningAgent,
   settledAccount,
   startAgent,
-} from '../watch/watch-fixture.ts';
+} from '../agent/watch/watch-fixture.ts';
+import { startTestControlPlane, type TestControlPlane } from '../cloudctl/harness.ts';
+import { type ApiClient, sharedCluster, sharedClusterClient } from '../cluster/index.ts';
 
 const NS = 'kube-insecure';
 let cp: TestControlPlane;
