@@ -3,6 +3,7 @@
 // those in flight until the deadline and report the rest as failed, close the listeners, flush logs.
 import { Registry } from 'prom-client';
 import pkg from '../../package.json' with { type: 'json' };
+import { secretValue } from '../secrets/index.ts';
 import {
   AccountClusters,
   AccountLifecycle,
@@ -10,7 +11,7 @@ import {
   dynamicAccountSettings,
 } from './accounts/index.ts';
 import type { CliIo } from './cli/cli-io.ts';
-import { type LoadedConfig, secretValue } from './config/index.ts';
+import type { LoadedConfig } from './config/index.ts';
 import { ControlPlaneConnection, identityFromEnv, type Registration } from './connection/index.ts';
 import {
   causeOf,

@@ -15,11 +15,11 @@
 //   with the directive's kinds/omitKinds where given.
 // Changes to one account run one at a time, in the order they arrived; different accounts in parallel.
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { SecretEngine } from '../../secrets/index.ts';
 import {
   type AccountConfig,
   type AccountDefinition,
   loadAccountDefinition,
-  type SecretEngine,
   type Variant,
 } from '../config/index.ts';
 import type { Log } from '../observability/index.ts';

@@ -6,15 +6,12 @@ import { type ConfigIssue, describeFound, describeZodIssue, makeIssue } from '..
 import { errorCode, isRecord } from '../../lib/is-record.ts';
 import { indexSchema, type SchemaIndex } from '../../lib/schema-walk.ts';
 import { type KeyPath, parseYamlSource, type YamlSource, YamlSyntaxError } from '../../lib/yaml-source.ts';
+import { builtinEngines, resolveSecrets, type SecretEngine, secretsSchema } from '../../secrets/index.ts';
 import { dropEmptyValues } from './empty-values.ts';
 import { checkKeys } from './key-check.ts';
 import { oAuthScopesNotes } from './oauth-scopes-note.ts';
 import { AGENT_CONFIG_SCHEMAS, type AgentConfig } from './schema/agent-config.ts';
-import { secretsSchema } from './schema/secrets-store.ts';
 import { DEFAULT_VARIANT, VARIANTS, type Variant, variantSchema } from './schema/variant.ts';
-import { builtinEngines } from './secrets/builtin-engines.ts';
-import { resolveSecrets } from './secrets/resolve-secrets.ts';
-import type { SecretEngine } from './secrets/secret-engine.ts';
 import { inferVariant } from './variant-inference.ts';
 import { variantNotes } from './variant-notes.ts';
 

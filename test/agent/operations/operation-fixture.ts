@@ -3,8 +3,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AgentConfig, formatIssue, loadConfig, secretValue } from '../../../src/agent/config/index.ts';
-import { envEngine } from '../../../src/agent/config/secrets/env-engine.ts';
+import { type AgentConfig, formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
 import {
   type AccountCluster,
   HANDLERS,
@@ -18,6 +17,7 @@ import {
   kubeRetryPolicy,
   resolveKubeConfig,
 } from '../../../src/kube/index.ts';
+import { envEngine, secretValue } from '../../../src/secrets/index.ts';
 import { tempDir, writeConfig } from '../config/config-fixture.ts';
 
 export async function accountCluster(

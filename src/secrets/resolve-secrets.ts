@@ -4,8 +4,8 @@
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isRecord } from '../../../lib/is-record.ts';
-import type { KeyPath } from '../../../lib/yaml-source.ts';
+import { isRecord } from '../lib/is-record.ts';
+import type { KeyPath } from '../lib/yaml-source.ts';
 import type { SecretEngine } from './secret-engine.ts';
 import { checkParams, SecretResolutionError } from './secret-engine.ts';
 import { isSecretReference, parseSecretReference } from './secret-reference.ts';

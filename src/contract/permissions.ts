@@ -5,8 +5,8 @@
 // original product's list of single-key entries (`- READ: [...]`, `- WRITE: [...]`), which its
 // documentation shows and configs copied from it carry.
 import { z } from 'zod';
-import { describeZodIssue } from '../../../lib/config-issue.ts';
-import { setting } from '../../../lib/setting-meta.ts';
+import { describeZodIssue } from '../lib/config-issue.ts';
+import { setting } from '../lib/setting-meta.ts';
 
 const WHITESPACE_ERROR =
   'role names must not contain whitespace: the permissions would otherwise not be applied and every user would have access';

@@ -3,7 +3,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import type { secretsSchema } from '../schema/secrets-store.ts';
 import { envEngine } from './env-engine.ts';
 import { fileEngine } from './file-engine.ts';
 import { kubernetesSecretAccess } from './kubernetes-secret-access.ts';
@@ -11,6 +10,7 @@ import { kubernetesSecretEngine } from './kubernetes-secret-engine.ts';
 import type { SecretEngine } from './secret-engine.ts';
 import { checkParams, SecretResolutionError } from './secret-engine.ts';
 import { isSecretReference, parseSecretReference } from './secret-reference.ts';
+import type { secretsSchema } from './secrets-store.ts';
 import { vaultClient } from './vault-client.ts';
 import { vaultEngine } from './vault-engine.ts';
 

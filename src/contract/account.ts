@@ -1,10 +1,11 @@
-// One entry of `orchestrator.accounts[]`: a cluster the agent watches and operates on, and how to
-// reach it. Unknown properties are tolerated (entries copied from the control plane carry extras).
+// An account definition, the shape both programs speak: one entry of the agent's
+// `orchestrator.accounts[]`, a dynamic account cloudctl stores and hands to an agent, a credentials
+// definition cloudctl checks. A cluster the agent watches and operates on, and how to reach it.
+// Unknown properties are tolerated (entries copied from the control plane carry extras).
 import { z } from 'zod';
-import { setting } from '../../../lib/setting-meta.ts';
-import { uniqueEntries } from '../../../lib/unique-entries.ts';
+import { nonEmptyString, nonNegativeInt, stringList } from '../lib/schema-primitives.ts';
+import { setting } from '../lib/setting-meta.ts';
 import { permissionsSchema } from './permissions.ts';
-import { nonEmptyString, nonNegativeInt, stringList } from './primitives.ts';
 
 const DNS_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const CRD_KIND = new RegExp(`^[A-Za-z][A-Za-z0-9]*\\.${DNS_LABEL}(\\.${DNS_LABEL})*$`);
@@ -118,10 +119,3 @@ export function checkAccount(account: AccountLike, ctx: z.RefinementCtx) {
 export const accountSchemaB = () => z.object(accountShape()).superRefine(checkAccount);
 export const accountSchemaAC = () =>
   z.object({ ...accountShape(), ...skipShapeAC() }).superRefine(checkAccount);
-
-/** Account names identify accounts to the control plane: they must be unique. */
-export const uniqueAccountNames = uniqueEntries(
-  'name',
-  'orchestrator.accounts',
-  (name, first) => `duplicate account name '${name}' (first used by ${first})`,
-);

@@ -1,18 +1,18 @@
-// How the `k8s` engine reaches Secrets: with the agent's own identity, never an account's. In a pod
-// (KUBERNETES_SERVICE_HOST set) that is the pod's service account, and a reference without `ns:`
-// reads the agent's namespace from the service account's namespace file; run elsewhere it is the
-// default kubeconfig (KUBECONFIG, then ~/.kube/config) and the namespace of its current context,
-// else `default`, as kubectl does. Credentials are loaded at the first fetch, so `config validate`
-// and configs without `k8s` references never need them.
+// How the `k8s` engine reaches Secrets: with the running program's own identity (the agent's, or
+// cloudctl's), never an account's. In a pod (KUBERNETES_SERVICE_HOST set) that is the pod's service
+// account, and a reference without `ns:` reads the program's namespace from the service account's
+// namespace file; run elsewhere it is the default kubeconfig (KUBECONFIG, then ~/.kube/config) and
+// the namespace of its current context, else `default`, as kubectl does. Credentials are loaded at
+// the first fetch, so `config validate` and configs without `k8s` references never need them.
 import { readFile } from 'node:fs/promises';
 import {
+  type KubeAccount,
   KubeApiError,
   KubeConfigError,
   KubeHttp,
   KubeTransportError,
   resolveKubeConfig,
-} from '../../../kube/index.ts';
-import { parseAccount } from '../parse-account.ts';
+} from '../kube/index.ts';
 import type { KubernetesSecretAccess, KubernetesSecretRead } from './kubernetes-secret-engine.ts';
 import { SecretResolutionError } from './secret-engine.ts';
 
@@ -37,12 +37,12 @@ interface Client {
 
 function connect(options: KubernetesSecretAccessOptions): Client {
   const inCluster = Boolean(options.env.KUBERNETES_SERVICE_HOST);
-  // The agent's own identity, resolved the way an account's is (proxy variables, in-cluster address).
-  const parsed = parseAccount('B', { name: 'k8s secrets engine', serviceAccount: inCluster });
-  if (!parsed.ok) throw new Error(`internal: ${parsed.message}`);
+  // The program's own identity, resolved the way an account's is (proxy variables, in-cluster
+  // address): an account entry with every other setting at the account schema's default.
+  const identity: KubeAccount = { serviceAccount: inCluster, context: '', insecure: false, noProxy: false };
   let resolved: ReturnType<typeof resolveKubeConfig>;
   try {
-    resolved = resolveKubeConfig(parsed.account, {
+    resolved = resolveKubeConfig(identity, {
       env: options.env,
       noProxy: options.noProxy ?? false,
       ...(options.serviceAccountRoot === undefined ? {} : { serviceAccountRoot: options.serviceAccountRoot }),

@@ -1,8 +1,8 @@
 // `secrets.store.*`: settings of the engines that resolve `encrypted:` and `encryptedFile:` references.
 // The spec only says "secrets store configuration"; docs/decisions.md records the shape we chose.
 import { z } from 'zod';
-import { setting } from '../../../lib/setting-meta.ts';
-import { caseInsensitiveEnum, nonEmptyString } from './primitives.ts';
+import { caseInsensitiveEnum, nonEmptyString } from '../lib/schema-primitives.ts';
+import { setting } from '../lib/setting-meta.ts';
 
 // The original product's `secrets.vault` block, leaf for leaf, under our `secrets.store`.
 const vaultSchema = () =>

@@ -2,10 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubernetesSecretAccess } from '../../../src/agent/config/secrets/kubernetes-secret-access.ts';
-import { kubernetesSecretEngine } from '../../../src/agent/config/secrets/kubernetes-secret-engine.ts';
-import { vaultClient } from '../../../src/agent/config/secrets/vault-client.ts';
-import { tempDir } from './config-fixture.ts';
+import { kubernetesSecretAccess, kubernetesSecretEngine, vaultClient } from '../../src/secrets/index.ts';
+import { tempDir } from '../agent/config/config-fixture.ts';
 
 // A server that accepts connections and never answers: the engines must give up, saying so, instead
 // of holding the agent's start.

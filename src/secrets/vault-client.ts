@@ -2,9 +2,9 @@
 // to it (`authMethod: TOKEN`) or one obtained by logging in with the pod's service account token
 // (`authMethod: KUBERNETES`, `auth/<path>/login`). The Vault token is kept in this closure only: it
 // is never part of a message, and a failed login names the role and mount, not the JWT.
-import { errorCode, isRecord } from '../../../lib/is-record.ts';
-import type { VaultSettings } from '../schema/secrets-store.ts';
+import { errorCode, isRecord } from '../lib/is-record.ts';
 import { SecretResolutionError } from './secret-engine.ts';
+import type { VaultSettings } from './secrets-store.ts';
 
 /** A Vault that accepts connections but never answers must not hold the agent's start forever. */
 export const VAULT_REQUEST_TIMEOUT_MS = 30_000;

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { load } from 'js-yaml';
-import { errorCode, isRecord } from '../../../lib/is-record.ts';
+import { errorCode, isRecord } from '../lib/is-record.ts';
 import type { SecretEngine } from './secret-engine.ts';
 import { SecretResolutionError } from './secret-engine.ts';
 
