@@ -1,7 +1,6 @@
 // Connects each account to its cluster: resolves the kubeconfig, asks the API server for its version,
 // and records the account as ACTIVE (with the server and version) or FAILED (with the cause, the
 // control plane's lastAssignmentMsg). Operations and watches get the account's cluster from here.
-
 import {
   ClusterResources,
   KubeHttp,

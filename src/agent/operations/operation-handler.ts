@@ -2,6 +2,7 @@
 // the account's cluster and an abort signal that fires at the deadline or on shutdown. Handlers are
 // registered as `RegisteredHandler`s, which check the payload before running.
 import type { z } from 'zod';
+import type { OperationType } from '../../contract/index.ts';
 import type { ClusterResources, KubeHttp } from '../../kube/index.ts';
 import type { AccountConfig, AgentConfig } from '../config/index.ts';
 import type { PatchSchema } from './apply/patch-metadata.ts';
@@ -24,7 +25,8 @@ export interface HandlerContext {
 }
 
 export interface OperationHandler<S extends z.ZodType> {
-  type: string;
+  /** One of the contract's operation types; `payload` is that type's schema there. */
+  type: OperationType;
   payload: S;
   run(payload: z.infer<S>, context: HandlerContext): Promise<unknown>;
 }

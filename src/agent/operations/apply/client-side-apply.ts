@@ -2,7 +2,6 @@
 // `kubectl.kubernetes.io/last-applied-configuration` annotation, and changes are a three-way patch
 // from that, the new manifest and the live object (strategic merge for built-in kinds, JSON merge
 // patch for custom resources). A create that loses a race (409 AlreadyExists) turns into a patch.
-
 import type { ApiResource } from '../../../kube/discovery.ts';
 import { resourcePath } from '../../../kube/discovery.ts';
 import { KubeApiError } from '../../../kube/kube-api-error.ts';

@@ -3,7 +3,6 @@
 // `force` takes the fields over. `clearManagedFields` applies with force and then leaves only the
 // agent's entry in the managed fields. `manifestDefaults` sends the manifest completed with the
 // API server's defaults (see completeWithDefaults).
-
 import type { ApiResource } from '../../../kube/discovery.ts';
 import { resourcePath } from '../../../kube/discovery.ts';
 import { KubeApiError } from '../../../kube/kube-api-error.ts';
