@@ -12,3 +12,5 @@ export type { KubeHttpDeps, KubeRequest, KubeResponse, KubeVerb, WatchEvent } fr
 export { KubeHttp, KubeTransportError } from './kube-http.ts';
 export type { KubeRetrySettings } from './kube-retry-policy.ts';
 export { kubeRetryPolicy } from './kube-retry-policy.ts';
+export type { PatchSchema } from './patch-metadata.ts';
+export { loadPatchSchema } from './patch-metadata.ts';

@@ -2,7 +2,8 @@
 // the shared cluster's API server resets connections, and a service account without rights gets real
 // 403s. Operations go through the agent's executor, as cloudctl's would.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountCluster, OperationResult } from '../../src/agent/operations/index.ts';
+import type { AccountCluster } from '../../src/agent/accounts/index.ts';
+import type { OperationResult } from '../../src/agent/operations/index.ts';
 import { accountCluster, executorFor, tokenKubeconfig } from '../agent/operations/operation-fixture.ts';
 import { createServiceAccountToken, sharedCluster, sharedClusterClient } from '../cluster/index.ts';
 import { startTcpFaultProxy, type TcpFaultProxy } from '../support/tcp-fault-proxy.ts';

@@ -10,7 +10,7 @@ import {
 } from '../../kube/index.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import type { AccountConfig, AgentConfig } from '../config/index.ts';
-import type { AccountCluster } from '../operations/index.ts';
+import type { AccountCluster } from './account-cluster.ts';
 import type { AccountRegistry } from './account-registry.ts';
 
 export interface ClusterInfo {

@@ -15,6 +15,7 @@
 //   with the directive's kinds/omitKinds where given.
 // Changes to one account run one at a time, in the order they arrived; different accounts in parallel.
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Log } from '../../lib/log.ts';
 import type { SecretEngine } from '../../secrets/index.ts';
 import {
   type AccountConfig,
@@ -22,7 +23,6 @@ import {
   loadAccountDefinition,
   type Variant,
 } from '../config/index.ts';
-import type { Log } from '../observability/index.ts';
 import type { AccountClusters } from './account-clusters.ts';
 import type { AccountRegistry, CacheDirective } from './account-registry.ts';
 import type { DynamicAccountSettings } from './dynamic-account-settings.ts';

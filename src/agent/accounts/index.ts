@@ -1,4 +1,5 @@
 // Accounts: which clusters this agent serves, their assignment state, and the connection to each.
+export type { AccountCluster } from './account-cluster.ts';
 export type { ClusterInfo } from './account-clusters.ts';
 export { AccountClusters } from './account-clusters.ts';
 export type { AccountLifecycleDeps, Assignment } from './account-lifecycle.ts';
@@ -7,3 +8,4 @@ export type { AccountSource, AccountState, AccountStatus, CacheDirective } from 
 export { AccountRegistry } from './account-registry.ts';
 export type { DynamicAccountSettings } from './dynamic-account-settings.ts';
 export { dynamicAccountSettings } from './dynamic-account-settings.ts';
+export { isPlatformManaged } from './platform-managed.ts';

@@ -4,6 +4,7 @@
 // (metrics, readiness, the outbox) follows its transitions.
 import { type CallOptions, type ChannelCredentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import { Backoff } from '../../lib/backoff.ts';
+import type { Log } from '../../lib/log.ts';
 import {
   type AgentSessionClient,
   type CachingClient,
@@ -19,7 +20,6 @@ import {
   type ConnectionStateName,
   causeOf,
   type HealthCheck,
-  type Log,
 } from '../observability/index.ts';
 import type { Operation, OperationResult } from '../operations/index.ts';
 import { type ChannelPlan, channelPlan } from './channel-options.ts';

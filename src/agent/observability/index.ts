@@ -9,7 +9,7 @@ export type { AdminSources } from './health-server.ts';
 export { startHealthServer } from './health-server.ts';
 export { IdleMemoryRelease } from './idle-memory.ts';
 export { causeOf } from './log-cause.ts';
-export type { AgentLogger, AgentLogging, Log } from './logger.ts';
+export type { AgentLogger, AgentLogging } from './logger.ts';
 export { createLogger } from './logger.ts';
 export { startMetricsServer } from './metrics-server.ts';
 export { startPprofServer } from './pprof/pprof-server.ts';

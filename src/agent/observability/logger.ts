@@ -10,17 +10,6 @@ import { pruneLogFiles, retireLogFile } from './log-retention.ts';
 
 export type AgentLogger = Logger<'panic'>;
 
-/** What parts of the agent need from a logger: the levels and child loggers, nothing pino-specific. */
-export interface Log {
-  trace: Logger['trace'];
-  debug: Logger['debug'];
-  info: Logger['info'];
-  warn: Logger['warn'];
-  error: Logger['error'];
-  fatal: Logger['fatal'];
-  child(bindings: Record<string, unknown>): Log;
-}
-
 /** Field names whose values are secrets wherever they appear in a log entry. */
 export const REDACTED_LOG_PATHS = [
   'token',

@@ -3,18 +3,8 @@
 // registered as `RegisteredHandler`s, which check the payload before running.
 import type { z } from 'zod';
 import type { OperationType } from '../../contract/index.ts';
-import type { ClusterResources, KubeHttp } from '../../kube/index.ts';
-import type { AccountConfig, AgentConfig } from '../config/index.ts';
-import type { PatchSchema } from './apply/patch-metadata.ts';
+import type { AccountCluster } from '../accounts/index.ts';
 import { OperationError } from './operation-error.ts';
-
-export interface AccountCluster {
-  config: AgentConfig;
-  account: AccountConfig;
-  http: KubeHttp;
-  resources: ClusterResources;
-  patchSchemas: Map<string, Promise<PatchSchema | undefined>>;
-}
 
 export interface HandlerContext {
   cluster: AccountCluster;

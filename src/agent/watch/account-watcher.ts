@@ -2,10 +2,10 @@
 // resume points where it has them, reconciled when CRDs come and go (a CRD event refreshes discovery,
 // then new kinds start and vanished ones stop), plus the synthetic objects of onlyNamespacedResources.
 import { isRecord } from '../../lib/is-record.ts';
-import type { AccountCluster } from '../operations/index.ts';
+import type { AccountCluster } from '../accounts/index.ts';
+import { isPlatformManaged } from '../accounts/index.ts';
 import { type CacheItem, type ResumePoint, scopeKey, type WatchScope } from './cache-item.ts';
 import type { CoalescingBuffer } from './coalescing-buffer.ts';
-import { isPlatformManaged } from './platform-managed.ts';
 import { ScopeWatcher, type ScopeWatcherOptions } from './scope-watcher.ts';
 import type { TaskBudget } from './task-budget.ts';
 import type { WatchObserver } from './watch-observer.ts';

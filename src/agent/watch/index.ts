@@ -3,7 +3,6 @@
 export type { CacheItem, CacheSink, ResumePoint, WatchScope } from './cache-item.ts';
 export { scopeKey } from './cache-item.ts';
 export { ConnectionBoundWatches } from './connection-bound-watches.ts';
-export { isPlatformManaged } from './platform-managed.ts';
 export { TaskBudget } from './task-budget.ts';
 export { BATCH_SIZE, BUFFER_CAPACITY, type WatchFilter, WatchManager } from './watch-manager.ts';
 export type { ListMethod, ListReason, RestartReason, WatchObserver } from './watch-observer.ts';

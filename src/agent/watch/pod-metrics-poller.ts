@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { resourcePath } from '../../kube/index.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import { scrubObject } from '../../lib/object-scrub.ts';
-import type { AccountCluster } from '../operations/index.ts';
+import type { AccountCluster } from '../accounts/index.ts';
 import type { CacheItem, WatchScope } from './cache-item.ts';
 import type { CoalescingBuffer } from './coalescing-buffer.ts';
 

@@ -7,8 +7,8 @@
 // may narrow its kinds or leave it to operations only); a start and a stop of the same account never
 // overlap, so a directive switched back and forth leaves one watcher or none, never two.
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { AccountCluster } from '../accounts/index.ts';
 import type { AgentConfig } from '../config/index.ts';
-import type { AccountCluster } from '../operations/index.ts';
 import { AccountWatcher } from './account-watcher.ts';
 import { type CacheItem, type CacheSink, scopeKey, type WatchScope } from './cache-item.ts';
 import { CoalescingBuffer } from './coalescing-buffer.ts';

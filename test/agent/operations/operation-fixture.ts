@@ -3,13 +3,9 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { AccountCluster } from '../../../src/agent/accounts/index.ts';
 import { type AgentConfig, formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
-import {
-  type AccountCluster,
-  HANDLERS,
-  OperationExecutor,
-  OperationJournal,
-} from '../../../src/agent/operations/index.ts';
+import { HANDLERS, OperationExecutor, OperationJournal } from '../../../src/agent/operations/index.ts';
 import {
   ClusterResources,
   KubeHttp,

@@ -6,9 +6,9 @@ import type { ApiResource } from '../../../kube/discovery.ts';
 import { resourcePath } from '../../../kube/discovery.ts';
 import { KubeApiError } from '../../../kube/kube-api-error.ts';
 import type { KubeHttp } from '../../../kube/kube-http.ts';
+import type { PatchSchema } from '../../../kube/patch-metadata.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import type { Manifest } from './manifest.ts';
-import type { PatchSchema } from './patch-metadata.ts';
 import { threeWayPatch } from './three-way-patch.ts';
 
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';

@@ -5,7 +5,7 @@ import { eventsPayload, getPayload, listPayload, logsPayload } from '../../../co
 import { resourcePath } from '../../../kube/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import { scrubObject } from '../../../lib/object-scrub.ts';
-import { isPlatformManaged } from '../../watch/index.ts';
+import { isPlatformManaged } from '../../accounts/index.ts';
 import { defineHandler } from '../operation-handler.ts';
 import { getObject, objectPath } from './object-ref.ts';
 

@@ -1,8 +1,8 @@
 // Strategic-merge patch metadata of built-in kinds, read from the API server's OpenAPI v3 document of
 // the group version: for each list field, its patch strategy and merge key (`containers` merge by
 // `name`, `finalizers` merge as a set, …). Custom resources have none and use JSON merge patch.
-import type { KubeHttp } from '../../../kube/kube-http.ts';
-import { isRecord } from '../../../lib/is-record.ts';
+import { isRecord } from '../lib/is-record.ts';
+import type { KubeHttp } from './kube-http.ts';
 
 /** A node of the schema tree, navigable by field name; lists expose their item schema. */
 export interface PatchSchema {
