@@ -14,7 +14,7 @@
 // - a directive with caching off stops the account's watches (operations still run); on, starts them
 //   with the directive's kinds/omitKinds where given.
 // Changes to one account run one at a time, in the order they arrived; different accounts in parallel.
-import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffSleep } from '../../lib/backoff.ts';
 import type { Log } from '../../lib/log.ts';
 import type { SecretEngine } from '../../secrets/index.ts';
 import {
@@ -119,14 +119,19 @@ export class AccountLifecycle {
   }
 
   async #retry(account: AccountConfig, signal: AbortSignal): Promise<void> {
-    const max = this.#deps.retryMaxMs ?? 5 * 60_000;
-    for (let delay = this.#deps.retryInitialMs ?? 5000; !signal.aborted; delay = Math.min(max, delay * 2)) {
-      this.#log.info({ account: account.name, retryInMs: delay }, 'account failed; checking it again later');
-      try {
-        await sleep(delay, undefined, { signal });
-      } catch {
-        return;
-      }
+    const retry = backoffSleep({
+      initialDelayMs: this.#deps.retryInitialMs ?? 5000,
+      multiplier: 2,
+      jitter: 0,
+      maxDelayMs: this.#deps.retryMaxMs ?? 5 * 60_000,
+    });
+    while (!signal.aborted) {
+      this.#log.info(
+        { account: account.name, retryInMs: retry.nextDelayMs },
+        'account failed; checking it again later',
+      );
+      await retry.wait(signal);
+      if (signal.aborted) return;
       let active = false;
       await this.#serial(account.name, async () => {
         if (signal.aborted || this.#deps.registry.status(account.name)?.source !== 'static-agent-config')

@@ -25,3 +25,12 @@ export type { LogLevel } from './schema/logging.ts';
 export { LOG_LEVELS } from './schema/logging.ts';
 export type { Variant } from './schema/variant.ts';
 export { VARIANTS } from './schema/variant.ts';
+export type { BackoffPolicy } from './variant-settings.ts';
+export {
+  budgetEveryList,
+  logContextFields,
+  operationIdleMs,
+  reconnectBackoff,
+  watchRestartBackoff,
+  watchStartGroups,
+} from './variant-settings.ts';

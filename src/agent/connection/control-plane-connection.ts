@@ -14,7 +14,7 @@ import {
   type OperationResult as OperationResultMessage,
   type OperationResultsClient,
 } from '../../proto/index.ts';
-import type { AgentConfig } from '../config/index.ts';
+import { type AgentConfig, reconnectBackoff } from '../config/index.ts';
 import {
   type AgentMetrics,
   type ConnectionStateName,
@@ -26,7 +26,6 @@ import { type ChannelPlan, channelPlan } from './channel-options.ts';
 import { ConnectionState, type StateListener } from './connection-state.ts';
 import { channelCredentials } from './credentials.ts';
 import type { Environment } from './proxy-env.ts';
-import { reconnectPolicy } from './reconnect-policy.ts';
 import { helloMessage, type Registration, resultRetryWindowMs } from './registration.ts';
 import { ResultOutbox } from './result-outbox.ts';
 import { type AccountCacheDirective, type RegisteredInfo, Session, type SessionEnd } from './session.ts';
@@ -103,7 +102,7 @@ export class ControlPlaneConnection {
     this.#state = new ConnectionState(options.metrics, this.#now);
     this.#tokens = new TokenSource(settings.auth, { logger: this.#log });
     this.#backoff = new Backoff(() => void this.#attempt(), {
-      ...reconnectPolicy(options.config),
+      ...reconnectBackoff(options.config),
       ...(options.random === undefined ? {} : { random: options.random }),
     });
     this.#plan = channelPlan(settings, options.env ?? process.env);

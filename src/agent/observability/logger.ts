@@ -4,7 +4,7 @@
 // Secret-bearing fields are redacted.
 import { once } from 'node:events';
 import pino, { type DestinationStream, type Logger, type StreamEntry } from 'pino';
-import type { AgentConfig, LogLevel } from '../config/index.ts';
+import { type AgentConfig, type LogLevel, logContextFields } from '../config/index.ts';
 import { type AgentContextSources, logFields } from './agent-context.ts';
 import { pruneLogFiles, retireLogFile } from './log-retention.ts';
 
@@ -155,7 +155,8 @@ export async function createLogger(config: AgentConfig, deps: LoggerDeps): Promi
           return stream;
         });
 
-  const base = config.variant === 'B' ? logFields(config.logging.fields, deps.context) : {};
+  const contextFields = logContextFields(config);
+  const base = contextFields === undefined ? {} : logFields(contextFields, deps.context);
   const streams: StreamEntry<LogLevel>[] = formatted.map((stream) => ({ stream, level: settings.level }));
   const logger = pino<'panic'>(
     {

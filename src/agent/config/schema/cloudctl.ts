@@ -75,6 +75,10 @@ const backoff = z
     path: ['maxDelay'],
   });
 
+export type CloudctlBackoff = z.infer<typeof backoff>;
+/** grpc's reconnect backoff, which `cloudctl.backoff` defaults to; A and C watches use it too. */
+export const CLOUDCTL_BACKOFF_DEFAULTS: CloudctlBackoff = backoff.parse({});
+
 const tls = z.object({
   serverName: setting(nonEmptyString().optional(), {
     description: 'name expected on the control plane certificate (overrides the host name)',
