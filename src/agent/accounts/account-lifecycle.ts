@@ -75,20 +75,9 @@ export class AccountLifecycle {
     for (const account of accounts) this.#deps.registry.add(account, 'static-agent-config');
   }
 
-  /**
-   * What to watch of an account: its own kinds filters, replaced by the directive's where it gives
-   * them; undefined when it is not held or its directive turns caching off.
-   */
+  /** The registry's watch filter: the account's kinds as its directive leaves them. */
   watchFilter(name: string): { kinds: string[]; omitKinds: string[] } | undefined {
-    const { registry } = this.#deps;
-    const account = registry.config(name);
-    const directive = registry.directive(name);
-    if (account === undefined || directive?.enabled === false) return undefined;
-    return {
-      kinds: directive !== undefined && directive.kinds.length > 0 ? directive.kinds : account.kinds,
-      omitKinds:
-        directive !== undefined && directive.omitKinds.length > 0 ? directive.omitKinds : account.omitKinds,
-    };
+    return this.#deps.registry.watchFilter(name);
   }
 
   /** Connects an account and reports its state to the control plane; true when it is ACTIVE. */

@@ -6,6 +6,8 @@ export type { AccountLifecycleDeps, Assignment } from './account-lifecycle.ts';
 export { AccountLifecycle } from './account-lifecycle.ts';
 export type { AccountSource, AccountState, AccountStatus, CacheDirective } from './account-registry.ts';
 export { AccountRegistry } from './account-registry.ts';
+export type { Accounts, AccountsDeps, RegisteredAccount } from './accounts-feature.ts';
+export { createAccounts } from './accounts-feature.ts';
 export type { DynamicAccountSettings } from './dynamic-account-settings.ts';
 export { dynamicAccountSettings } from './dynamic-account-settings.ts';
 export { isPlatformManaged } from './platform-managed.ts';

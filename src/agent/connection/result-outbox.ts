@@ -11,8 +11,8 @@
 
 import { status } from '@grpc/grpc-js';
 import type { Log } from '../../lib/log.ts';
+import { causeOf } from '../../lib/log-cause.ts';
 import type { OperationResult as OperationResultMessage } from '../../proto/index.ts';
-import { causeOf } from '../observability/index.ts';
 
 export interface ResultOutboxOptions {
   enabled: boolean;

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { Backoff } from '../../lib/backoff.ts';
 import type { Log } from '../../lib/log.ts';
-import { causeOf } from '../observability/index.ts';
+import { causeOf } from '../../lib/log-cause.ts';
 import { ConnectionError } from './connection-error.ts';
 import type { CloudctlSettings } from './credentials.ts';
 

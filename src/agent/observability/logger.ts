@@ -4,6 +4,8 @@
 // Secret-bearing fields are redacted.
 import { once } from 'node:events';
 import pino, { type DestinationStream, type Logger, type StreamEntry } from 'pino';
+import type { ConfigIssue } from '../../lib/config-issue.ts';
+import type { Log } from '../../lib/log.ts';
 import { type AgentConfig, type LogLevel, logContextFields } from '../config/index.ts';
 import { type AgentContextSources, logFields } from './agent-context.ts';
 import { pruneLogFiles, retireLogFile } from './log-retention.ts';
@@ -176,4 +178,14 @@ export async function createLogger(config: AgentConfig, deps: LoggerDeps): Promi
       for (const close of closers) await close();
     },
   };
+}
+
+/** The loader's warnings and notes, logged once the logger they configure exists. */
+export function logConfigIssues(log: Log, issues: ReadonlyArray<ConfigIssue>): void {
+  for (const issue of issues) {
+    const entry = { file: issue.file, line: issue.line, column: issue.column, key: issue.path };
+    if (issue.severity === 'warning') log.warn(entry, issue.message);
+    else if (issue.severity === 'info') log.info(entry, issue.message);
+    else log.debug(entry, issue.message);
+  }
 }

@@ -8,3 +8,5 @@ export { OperationExecutor, operationResultSchema, operationSchema } from './ope
 export type { HandlerContext, RegisteredHandler } from './operation-handler.ts';
 export type { OperationOutcome, OperationRecord } from './operation-journal.ts';
 export { OperationJournal } from './operation-journal.ts';
+export type { OperationsDeps } from './operations-feature.ts';
+export { createOperations, DEFAULT_OPERATION_DEADLINE_MS } from './operations-feature.ts';

@@ -10,3 +10,5 @@ export type { LastEvent, WatchState, WatchStatus } from './watch-registry.ts';
 export { WatchRegistry } from './watch-registry.ts';
 export type { WatchTarget } from './watch-targets.ts';
 export { syntheticObjects, watchTargets } from './watch-targets.ts';
+export type { Watching, WatchingDeps } from './watching.ts';
+export { createWatching } from './watching.ts';
