@@ -20,8 +20,13 @@
 // Nothing is kept but resourceVersions: objects go straight into the coalescing buffer.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ApiResource, KubeHttp, WatchEvent } from '../../kube/index.ts';
-import { KubeApiError, resourcePath } from '../../kube/index.ts';
+import {
+  type ApiResource,
+  KubeApiError,
+  type KubeHttp,
+  resourcePath,
+  type WatchEvent,
+} from '../../kube/index.ts';
 import { Backoff } from '../../lib/backoff.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import { scrubObject } from '../../lib/object-scrub.ts';
