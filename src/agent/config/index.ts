@@ -31,6 +31,7 @@ export {
   logContextFields,
   operationIdleMs,
   reconnectBackoff,
+  serverSideApplySettings,
   watchRestartBackoff,
   watchStartGroups,
 } from './variant-settings.ts';

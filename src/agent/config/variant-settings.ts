@@ -2,7 +2,7 @@
 // variant it runs in. Variants A and C lack B's keys (`cloudctl.backoff`, cache groups, context log
 // fields, `keepAliveOperationSeconds`); each function says what their absence means there.
 import type { BackoffOptions } from '../../lib/backoff.ts';
-import type { AgentConfig } from './schema/agent-config.ts';
+import type { AgentConfig, AgentConfigB } from './schema/agent-config.ts';
 import { CLOUDCTL_BACKOFF_DEFAULTS, type CloudctlBackoff } from './schema/cloudctl.ts';
 
 const NANOS_PER_MS = 1_000_000;
@@ -68,4 +68,14 @@ export function logContextFields(config: AgentConfig): Record<string, string | n
 /** Session restart after this long without an operation; 0 never. Only B has the setting. */
 export function operationIdleMs(config: AgentConfig): number {
   return config.variant === 'B' ? config.cloudctl.keepAliveOperationSeconds * 1000 : 0;
+}
+
+/**
+ * `orchestrator.serverSideApply` (global, per-kind and annotation-driven settings): B only. A and C
+ * decide per account with `skipServerSideApply` and `skipManifestDefaults`: undefined.
+ */
+export function serverSideApplySettings(
+  config: AgentConfig,
+): AgentConfigB['orchestrator']['serverSideApply'] | undefined {
+  return config.variant === 'B' ? config.orchestrator.serverSideApply : undefined;
 }
