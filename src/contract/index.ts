@@ -11,8 +11,6 @@ export {
   httpRequestPayload,
   listPayload,
   logsPayload,
-  OPERATION_PAYLOADS,
-  objectRefSchema,
   patchPayload,
   rolloutPayload,
   runJobPayload,
