@@ -31,11 +31,14 @@ import {
   watchObserver,
 } from './observability/index.ts';
 import { createOperations, type OperationExecutor, type OperationJournal } from './operations/index.ts';
-import { GrpcCacheSink } from './watch/grpc-cache-sink.ts';
-import { createWatching, type Watching, type WatchManager, WatchRegistry } from './watch/index.ts';
-import type { PodMetricsPoller } from './watch/pod-metrics-poller.ts';
-
-export { DEFAULT_OPERATION_DEADLINE_MS } from './operations/index.ts';
+import {
+  createWatching,
+  GrpcCacheSink,
+  type PodMetricsPoller,
+  type Watching,
+  type WatchManager,
+  WatchRegistry,
+} from './watch/index.ts';
 
 /** Kubernetes gives a pod 30 s after SIGTERM by default; 5 s are left for reporting and flushing. */
 export const SHUTDOWN_DEADLINE_MS = 25_000;

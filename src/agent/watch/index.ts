@@ -3,6 +3,8 @@
 export type { CacheItem, CacheSink, ResumePoint, WatchScope } from './cache-item.ts';
 export { scopeKey } from './cache-item.ts';
 export { ConnectionBoundWatches } from './connection-bound-watches.ts';
+export { GrpcCacheSink } from './grpc-cache-sink.ts';
+export type { PodMetricsPoller } from './pod-metrics-poller.ts';
 export { TaskBudget } from './task-budget.ts';
 export { BATCH_SIZE, BUFFER_CAPACITY, type WatchFilter, WatchManager } from './watch-manager.ts';
 export type { ListMethod, ListReason, RestartReason, WatchObserver } from './watch-observer.ts';
