@@ -20,12 +20,12 @@ import type { SecretEngine } from '../../secrets/index.ts';
 import {
   type AccountConfig,
   type AccountDefinition,
+  type DynamicAccountSettings,
   loadAccountDefinition,
   type Variant,
 } from '../config/index.ts';
 import type { AccountClusters } from './account-clusters.ts';
 import type { AccountRegistry, CacheDirective } from './account-registry.ts';
-import type { DynamicAccountSettings } from './dynamic-account-settings.ts';
 
 /** One add_accounts entry: the JSON definition as sent, and its cache directive if it has one. */
 export interface Assignment {

@@ -4,10 +4,9 @@
 import type { KubeVerb } from '../../kube/index.ts';
 import type { Log } from '../../lib/log.ts';
 import { causeOf } from '../../lib/log-cause.ts';
-import type { AgentConfig } from '../config/index.ts';
+import { type AgentConfig, type DynamicAccountSettings, dynamicAccountSettings } from '../config/index.ts';
 import { AccountClusters } from './account-clusters.ts';
 import { AccountRegistry } from './account-registry.ts';
-import { type DynamicAccountSettings, dynamicAccountSettings } from './dynamic-account-settings.ts';
 
 export interface AccountsDeps {
   config: AgentConfig;

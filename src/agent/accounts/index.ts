@@ -8,6 +8,4 @@ export type { AccountSource, AccountState, AccountStatus, CacheDirective } from 
 export { AccountRegistry } from './account-registry.ts';
 export type { Accounts, AccountsDeps, RegisteredAccount } from './accounts-feature.ts';
 export { createAccounts } from './accounts-feature.ts';
-export type { DynamicAccountSettings } from './dynamic-account-settings.ts';
-export { dynamicAccountSettings } from './dynamic-account-settings.ts';
 export { isPlatformManaged } from './platform-managed.ts';

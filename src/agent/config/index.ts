@@ -9,6 +9,8 @@ export type { SettingInfo } from '../../lib/schema-walk.ts';
 export type { AccountDefinition } from './account-definition.ts';
 export { loadAccountDefinition } from './account-definition.ts';
 export { checkReferencedFiles } from './check-files.ts';
+export type { DynamicAccountSettings } from './dynamic-account-settings.ts';
+export { dynamicAccountSettings } from './dynamic-account-settings.ts';
 export { printEffectiveConfig, REDACTED, redactedConfig } from './effective-config.ts';
 export type { FailedConfig, LoadConfigOptions, LoadedConfig } from './load-config.ts';
 export { loadConfig, schemaIndexes } from './load-config.ts';

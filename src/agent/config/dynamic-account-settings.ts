@@ -1,7 +1,7 @@
 // Whether this agent takes dynamic accounts and what it subscribes to, resolved once from the
 // variant: B reads its `dynamicAccounts` block, C its `dynamicAccountsEnabled` switch, A has neither
 // and takes assignments as it did before the switch existed (docs/decisions.md).
-import type { AgentConfig } from '../config/index.ts';
+import type { AgentConfig } from './schema/agent-config.ts';
 
 export interface DynamicAccountSettings {
   enabled: boolean;
