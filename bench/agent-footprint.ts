@@ -220,7 +220,7 @@ async function measurePeer(binary: string, kubeconfigPath: string, auditLog: str
 // RSS and V8 heap after a full collection. Run from a string, not a .ts file, so that the probe
 // itself does not load Node's TypeScript stripper.
 const PROBE_STEPS: ReadonlyArray<readonly [label: string, specifier: string, loadedWhen: string]> = [
-  ['slim-client-node.ts (hooks; the first .ts file)', './src/agent/kube/slim-client-node.ts', 'always'],
+  ['slim-client-node.ts (hooks; the first .ts file)', './src/kube/slim-client-node.ts', 'always'],
   ['slim-zod.ts (hooks)', './src/agent/config/slim-zod.ts', 'always'],
   ['zod', 'zod', 'always'],
   ['prom-client', 'prom-client', 'always'],

@@ -13,6 +13,6 @@ if (major < 22 || (major === 22 && minor < 18)) {
 const { enableCompileCache } = await import('node:module');
 enableCompileCache?.();
 // Before anything imports @kubernetes/client-node or zod: only the parts the agent uses are loaded.
-await import('../src/agent/kube/slim-client-node.ts');
+await import('../src/kube/slim-client-node.ts');
 await import('../src/agent/config/slim-zod.ts');
 await import('../src/agent/cli.ts');

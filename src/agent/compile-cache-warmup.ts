@@ -10,6 +10,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LAZY_PACKAGES } from './agent-runtime.ts';
 
 const AGENT_DIR = fileURLToPath(new URL('.', import.meta.url));
+// The agent's cluster client lives beside it (both programs use it); some of its modules load only
+// when a kubeconfig asks for them, so no import from the agent reaches them here.
+const KUBE_DIR = fileURLToPath(new URL('../kube/', import.meta.url));
 const ENTRY = join(AGENT_DIR, 'cli.ts');
 const SELF = fileURLToPath(import.meta.url);
 
@@ -22,7 +25,7 @@ function sources(dir: string): string[] {
 }
 
 // As bin/orch-agent.js does: the hooks first, so client-node and zod load as the agent loads them.
-await import('./kube/slim-client-node.ts');
+await import('../kube/slim-client-node.ts');
 await import('./config/slim-zod.ts');
-for (const file of sources(AGENT_DIR)) await import(pathToFileURL(file).href);
+for (const file of [...sources(AGENT_DIR), ...sources(KUBE_DIR)]) await import(pathToFileURL(file).href);
 for (const name of LAZY_PACKAGES) await import(name);

@@ -1,6 +1,7 @@
 // Exponential backoff between attempts (reconnects, watch restarts), in the shape of grpc-js's
 // backoff-timeout.ts: explicit options, runOnce/stop/reset, no hidden global state. Clock and random
-// source are injectable so tests can drive time.
+// source are injectable so tests can drive time. backoffSleep() is the same, awaited in a loop.
+import { untilWokenOrAborted } from './signalled-wait.ts';
 
 export interface BackoffClock {
   /** Calls `callback` after `ms`; returns what cancels it. */
@@ -77,4 +78,33 @@ export class Backoff {
   reset(): void {
     this.#nextDelayMs = this.#options.initialDelayMs;
   }
+}
+
+/** A Backoff to await in a loop, for code that sleeps between attempts rather than scheduling them. */
+export interface BackoffSleep {
+  /** The delay the next wait() will take, before jitter. */
+  readonly nextDelayMs: number;
+  /** Waits the current delay, or until `signal` aborts, and grows the delay for the time after. */
+  wait(signal: AbortSignal): Promise<void>;
+  /** After a success: the next wait is the initial delay again. */
+  reset(): void;
+}
+
+export function backoffSleep(options: BackoffOptions): BackoffSleep {
+  let wake = () => {};
+  const backoff = new Backoff(() => wake(), options);
+  return {
+    get nextDelayMs() {
+      return backoff.nextDelayMs;
+    },
+    async wait(signal) {
+      await untilWokenOrAborted((woken) => {
+        wake = woken;
+        backoff.runOnce();
+      }, signal);
+      // Aborted: the timer must not outlive the wait.
+      backoff.stop();
+    },
+    reset: () => backoff.reset(),
+  };
 }

@@ -1,16 +1,16 @@
 // Connects each account to its cluster: resolves the kubeconfig, asks the API server for its version,
 // and records the account as ACTIVE (with the server and version) or FAILED (with the cause, the
 // control plane's lastAssignmentMsg). Operations and watches get the account's cluster from here.
-import { isRecord } from '../../lib/is-record.ts';
-import type { AccountConfig, AgentConfig } from '../config/index.ts';
 import {
   ClusterResources,
   KubeHttp,
   type KubeVerb,
   kubeRetryPolicy,
   resolveKubeConfig,
-} from '../kube/index.ts';
-import type { AccountCluster } from '../operations/index.ts';
+} from '../../kube/index.ts';
+import { isRecord } from '../../lib/is-record.ts';
+import type { AccountConfig, AgentConfig } from '../config/index.ts';
+import type { AccountCluster } from './account-cluster.ts';
 import type { AccountRegistry } from './account-registry.ts';
 
 export interface ClusterInfo {

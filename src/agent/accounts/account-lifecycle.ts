@@ -14,18 +14,18 @@
 // - a directive with caching off stops the account's watches (operations still run); on, starts them
 //   with the directive's kinds/omitKinds where given.
 // Changes to one account run one at a time, in the order they arrived; different accounts in parallel.
-import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffSleep } from '../../lib/backoff.ts';
+import type { Log } from '../../lib/log.ts';
+import type { SecretEngine } from '../../secrets/index.ts';
 import {
   type AccountConfig,
   type AccountDefinition,
+  type DynamicAccountSettings,
   loadAccountDefinition,
-  type SecretEngine,
   type Variant,
 } from '../config/index.ts';
-import type { Log } from '../observability/index.ts';
 import type { AccountClusters } from './account-clusters.ts';
 import type { AccountRegistry, CacheDirective } from './account-registry.ts';
-import type { DynamicAccountSettings } from './dynamic-account-settings.ts';
 
 /** One add_accounts entry: the JSON definition as sent, and its cache directive if it has one. */
 export interface Assignment {
@@ -75,20 +75,9 @@ export class AccountLifecycle {
     for (const account of accounts) this.#deps.registry.add(account, 'static-agent-config');
   }
 
-  /**
-   * What to watch of an account: its own kinds filters, replaced by the directive's where it gives
-   * them; undefined when it is not held or its directive turns caching off.
-   */
+  /** The registry's watch filter: the account's kinds as its directive leaves them. */
   watchFilter(name: string): { kinds: string[]; omitKinds: string[] } | undefined {
-    const { registry } = this.#deps;
-    const account = registry.config(name);
-    const directive = registry.directive(name);
-    if (account === undefined || directive?.enabled === false) return undefined;
-    return {
-      kinds: directive !== undefined && directive.kinds.length > 0 ? directive.kinds : account.kinds,
-      omitKinds:
-        directive !== undefined && directive.omitKinds.length > 0 ? directive.omitKinds : account.omitKinds,
-    };
+    return this.#deps.registry.watchFilter(name);
   }
 
   /** Connects an account and reports its state to the control plane; true when it is ACTIVE. */
@@ -119,14 +108,19 @@ export class AccountLifecycle {
   }
 
   async #retry(account: AccountConfig, signal: AbortSignal): Promise<void> {
-    const max = this.#deps.retryMaxMs ?? 5 * 60_000;
-    for (let delay = this.#deps.retryInitialMs ?? 5000; !signal.aborted; delay = Math.min(max, delay * 2)) {
-      this.#log.info({ account: account.name, retryInMs: delay }, 'account failed; checking it again later');
-      try {
-        await sleep(delay, undefined, { signal });
-      } catch {
-        return;
-      }
+    const retry = backoffSleep({
+      initialDelayMs: this.#deps.retryInitialMs ?? 5000,
+      multiplier: 2,
+      jitter: 0,
+      maxDelayMs: this.#deps.retryMaxMs ?? 5 * 60_000,
+    });
+    while (!signal.aborted) {
+      this.#log.info(
+        { account: account.name, retryInMs: retry.nextDelayMs },
+        'account failed; checking it again later',
+      );
+      await retry.wait(signal);
+      if (signal.aborted) return;
       let active = false;
       await this.#serial(account.name, async () => {
         if (signal.aborted || this.#deps.registry.status(account.name)?.source !== 'static-agent-config')

@@ -105,6 +105,21 @@ export class AccountRegistry {
     return this.#accounts.get(name)?.config;
   }
 
+  /**
+   * What to watch of an account: its own kinds filters, replaced by the directive's where it gives
+   * them; undefined when it is not held or its directive turns caching off.
+   */
+  watchFilter(name: string): { kinds: string[]; omitKinds: string[] } | undefined {
+    const account = this.config(name);
+    const directive = this.directive(name);
+    if (account === undefined || directive?.enabled === false) return undefined;
+    return {
+      kinds: directive !== undefined && directive.kinds.length > 0 ? directive.kinds : account.kinds,
+      omitKinds:
+        directive !== undefined && directive.omitKinds.length > 0 ? directive.omitKinds : account.omitKinds,
+    };
+  }
+
   status(name: string): AccountStatus | undefined {
     const entry = this.#accounts.get(name);
     return entry === undefined ? undefined : { ...entry.status, caching: this.caching(name) };

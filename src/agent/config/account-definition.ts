@@ -5,11 +5,10 @@
 // passes through it, so a resolved value (or the private file written for one) reads as its reference.
 import { isRecord } from '../../lib/is-record.ts';
 import { formatKeyPath, type KeyPath } from '../../lib/yaml-source.ts';
+import { resolveSecrets, type SecretEngine } from '../../secrets/index.ts';
 import { parseAccount } from './parse-account.ts';
 import type { AccountConfig } from './schema/agent-config.ts';
 import type { Variant } from './schema/variant.ts';
-import { resolveSecrets } from './secrets/resolve-secrets.ts';
-import type { SecretEngine } from './secrets/secret-engine.ts';
 
 export interface AccountDefinition {
   account: AccountConfig;

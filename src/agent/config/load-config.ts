@@ -6,15 +6,12 @@ import { type ConfigIssue, describeFound, describeZodIssue, makeIssue } from '..
 import { errorCode, isRecord } from '../../lib/is-record.ts';
 import { indexSchema, type SchemaIndex } from '../../lib/schema-walk.ts';
 import { type KeyPath, parseYamlSource, type YamlSource, YamlSyntaxError } from '../../lib/yaml-source.ts';
+import { builtinEngines, resolveSecrets, type SecretEngine, secretsSchema } from '../../secrets/index.ts';
 import { dropEmptyValues } from './empty-values.ts';
 import { checkKeys } from './key-check.ts';
 import { oAuthScopesNotes } from './oauth-scopes-note.ts';
 import { AGENT_CONFIG_SCHEMAS, type AgentConfig } from './schema/agent-config.ts';
-import { secretsSchema } from './schema/secrets-store.ts';
 import { DEFAULT_VARIANT, VARIANTS, type Variant, variantSchema } from './schema/variant.ts';
-import { builtinEngines } from './secrets/builtin-engines.ts';
-import { resolveSecrets } from './secrets/resolve-secrets.ts';
-import type { SecretEngine } from './secrets/secret-engine.ts';
 import { inferVariant } from './variant-inference.ts';
 import { variantNotes } from './variant-notes.ts';
 
@@ -77,66 +74,68 @@ function enginesFor(
   });
 }
 
-export async function loadConfig(
+/** The file's YAML as a map of settings, or the issue saying why it is not one. */
+async function readSettings(
   file: string,
-  options: LoadConfigOptions,
-): Promise<LoadedConfig | FailedConfig> {
-  const fail = (issues: ConfigIssue[]): FailedConfig => ({ ok: false, file, issues });
+): Promise<{ source: YamlSource; raw: Record<string, unknown> } | ConfigIssue> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    return fail([
-      makeIssue('error', file, { line: 1, column: 1 }, [], `cannot read the file: ${errorCode(error)}`),
-    ]);
+    return makeIssue('error', file, { line: 1, column: 1 }, [], `cannot read the file: ${errorCode(error)}`);
   }
-
   let source: YamlSource;
   try {
     source = parseYamlSource(text);
   } catch (error) {
     if (!(error instanceof YamlSyntaxError)) throw error;
-    return fail([makeIssue('error', file, error.position, [], `invalid YAML: ${error.reason}`)]);
+    return makeIssue('error', file, error.position, [], `invalid YAML: ${error.reason}`);
   }
   const raw = source.value ?? {};
   if (!isRecord(raw)) {
-    return fail([
-      makeIssue(
-        'error',
-        file,
-        source.valueAt([]),
-        [],
-        `expected a map of settings, found ${describeFound(raw)}`,
-      ),
-    ]);
+    return makeIssue(
+      'error',
+      file,
+      source.valueAt([]),
+      [],
+      `expected a map of settings, found ${describeFound(raw)}`,
+    );
   }
+  return { source, raw };
+}
 
-  const at = (path: KeyPath) => source.valueAt(path);
-  const keyAt = (path: KeyPath) => source.keyAt(path) ?? source.valueAt(path);
-
+/** The variant the file says, else the one its keys imply, else the default; or why `variant:` is wrong. */
+function variantOf(raw: Record<string, unknown>, file: string, source: YamlSource) {
   // `variant:` with nothing after it is not set, like any other empty key.
   const variantResult = variantSchema.optional().safeParse(raw.variant ?? undefined);
   if (!variantResult.success) {
-    return fail([
-      makeIssue(
-        'error',
-        file,
-        at(['variant']),
-        ['variant'],
-        `expected one of ${VARIANTS.join(', ')}, found ${describeFound(raw.variant)}`,
-      ),
-    ]);
+    const found = describeFound(raw.variant);
+    const message = `expected one of ${VARIANTS.join(', ')}, found ${found}`;
+    return makeIssue('error', file, source.valueAt(['variant']), ['variant'], message);
   }
   const written = variantResult.data;
   const inferred = written === undefined ? inferVariant(raw, schemaIndexes()) : undefined;
-  const variant = written ?? inferred?.variant ?? DEFAULT_VARIANT;
+  return { variant: written ?? inferred?.variant ?? DEFAULT_VARIANT, written, note: inferred?.note };
+}
+
+export async function loadConfig(
+  file: string,
+  options: LoadConfigOptions,
+): Promise<LoadedConfig | FailedConfig> {
+  const fail = (issues: ConfigIssue[]): FailedConfig => ({ ok: false, file, issues });
+  const read = await readSettings(file);
+  if ('message' in read) return fail([read]);
+  const { source, raw } = read;
+  const at = (path: KeyPath) => source.valueAt(path);
+  const keyAt = (path: KeyPath) => source.keyAt(path) ?? source.valueAt(path);
+  const chosen = variantOf(raw, file, source);
+  if ('message' in chosen) return fail([chosen]);
+  const { variant, written, note } = chosen;
 
   const issues: ConfigIssue[] = checkKeys(raw, variant, schemaIndexes(), written !== undefined).map((f) =>
     makeIssue(f.severity, file, keyAt(f.path), f.path, f.message),
   );
-  if (inferred?.note !== undefined) {
-    issues.unshift(makeIssue('info', file, { line: 1, column: 1 }, [], inferred.note));
-  }
+  if (note !== undefined) issues.unshift(makeIssue('info', file, { line: 1, column: 1 }, [], note));
   const settings = dropEmptyValues(raw, schemaIndexes()[variant]);
   for (const f of [...variantNotes(settings, variant), ...oAuthScopesNotes(settings)]) {
     issues.push(makeIssue(f.severity, file, keyAt(f.path), f.path, f.message));

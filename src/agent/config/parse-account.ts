@@ -1,10 +1,10 @@
 // Account definitions that arrive at run time (dynamic accounts from the control plane) go through the
 // same schema and rules as the config file's, for the agent's variant, empty values included: a
 // definition copied from the product we replace reads `insecure: null` as not set, as the file does.
+import { accountSchemaAC, accountSchemaB } from '../../contract/index.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import { indexSchema, type SchemaIndex } from '../../lib/schema-walk.ts';
 import { dropEmptyValues } from './empty-values.ts';
-import { accountSchemaAC, accountSchemaB } from './schema/account.ts';
 import type { AccountConfig } from './schema/agent-config.ts';
 import type { Variant } from './schema/variant.ts';
 

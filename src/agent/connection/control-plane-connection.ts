@@ -4,6 +4,8 @@
 // (metrics, readiness, the outbox) follows its transitions.
 import { type CallOptions, type ChannelCredentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import { Backoff } from '../../lib/backoff.ts';
+import type { Log } from '../../lib/log.ts';
+import { causeOf } from '../../lib/log-cause.ts';
 import {
   type AgentSessionClient,
   type CachingClient,
@@ -13,20 +15,13 @@ import {
   type OperationResult as OperationResultMessage,
   type OperationResultsClient,
 } from '../../proto/index.ts';
-import type { AgentConfig } from '../config/index.ts';
-import {
-  type AgentMetrics,
-  type ConnectionStateName,
-  causeOf,
-  type HealthCheck,
-  type Log,
-} from '../observability/index.ts';
+import { type AgentConfig, reconnectBackoff } from '../config/index.ts';
+import type { AgentMetrics, ConnectionStateName, HealthCheck } from '../observability/index.ts';
 import type { Operation, OperationResult } from '../operations/index.ts';
 import { type ChannelPlan, channelPlan } from './channel-options.ts';
 import { ConnectionState, type StateListener } from './connection-state.ts';
 import { channelCredentials } from './credentials.ts';
 import type { Environment } from './proxy-env.ts';
-import { reconnectPolicy } from './reconnect-policy.ts';
 import { helloMessage, type Registration, resultRetryWindowMs } from './registration.ts';
 import { ResultOutbox } from './result-outbox.ts';
 import { type AccountCacheDirective, type RegisteredInfo, Session, type SessionEnd } from './session.ts';
@@ -43,13 +38,9 @@ const mebibytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 export type AccountState = 'ACTIVE' | 'FAILED';
 
-export interface ControlPlaneConnectionOptions {
-  config: AgentConfig;
-  /** The agent's release, sent in hello. */
-  version: string;
-  /** Called before each hello: who the agent is and the accounts it serves now. */
-  registration: () => Registration | Promise<Registration>;
-  onOperation: (operation: Operation) => void;
+/** What the control plane sends the agent, and who takes it: given at construction or by serve(). */
+export interface ControlPlaneInbound {
+  onOperation?: (operation: Operation) => void;
   /**
    * Dynamic accounts assigned on the fly; `definition` is the parsed JSON account entry, `cache` its
    * directive when the assignment has one.
@@ -62,6 +53,14 @@ export interface ControlPlaneConnectionOptions {
   onCacheDirectives?: (directives: AccountCacheDirective[]) => void;
   /** Each registered session, with the control plane's cache directives; called before `connected`. */
   onRegistered?: (info: RegisteredInfo) => void;
+}
+
+export interface ControlPlaneConnectionOptions extends ControlPlaneInbound {
+  config: AgentConfig;
+  /** The agent's release, sent in hello. */
+  version: string;
+  /** Called before each hello: who the agent is and the accounts it serves now. */
+  registration: () => Registration | Promise<Registration>;
   logger: Log;
   metrics: AgentMetrics;
   /** Proxy variables are read from here; process.env by default. */
@@ -95,15 +94,18 @@ export class ControlPlaneConnection {
    */
   #failing: string | undefined;
 
+  #inbound: ControlPlaneInbound;
+
   constructor(options: ControlPlaneConnectionOptions) {
     this.#options = options;
+    this.#inbound = options;
     const settings = options.config.cloudctl;
     this.#log = options.logger.child({ component: 'connection', cloudctl: settings.grpc });
     this.#now = options.now ?? Date.now;
     this.#state = new ConnectionState(options.metrics, this.#now);
     this.#tokens = new TokenSource(settings.auth, { logger: this.#log });
     this.#backoff = new Backoff(() => void this.#attempt(), {
-      ...reconnectPolicy(options.config),
+      ...reconnectBackoff(options.config),
       ...(options.random === undefined ? {} : { random: options.random }),
     });
     this.#plan = channelPlan(settings, options.env ?? process.env);
@@ -141,6 +143,14 @@ export class ControlPlaneConnection {
           : { ok: false, message: `control plane connection ${state} since ${since}` };
       },
     };
+  }
+
+  /**
+   * Who takes what the control plane sends, for a composition root that builds its takers (the
+   * accounts, the executor) after the connection they report through. Before start().
+   */
+  serve(inbound: ControlPlaneInbound): void {
+    this.#inbound = inbound;
   }
 
   /**
@@ -277,8 +287,8 @@ export class ControlPlaneConnection {
         onRegistered: (info) => this.#registered(session, info),
         onOperation: (operation) => this.#receiveOperation(operation),
         onAddAccounts: (accounts) => this.#addAccounts(accounts),
-        onDeleteAccounts: (names) => this.#options.onDeleteAccounts?.(names),
-        onCacheDirectives: (directives) => this.#options.onCacheDirectives?.(directives),
+        onDeleteAccounts: (names) => this.#inbound.onDeleteAccounts?.(names),
+        onCacheDirectives: (directives) => this.#inbound.onCacheDirectives?.(directives),
         onEnded: (end) => this.#ended(session, end),
       },
     });
@@ -296,7 +306,7 @@ export class ControlPlaneConnection {
     // Before the state changes: what starts on `connected` (the watches) finds the session's cache
     // directives already in force, so an account it says not to cache is never listed.
     try {
-      this.#options.onRegistered?.(info);
+      this.#inbound.onRegistered?.(info);
     } catch (error) {
       this.#log.error({ err: error }, 'onRegistered failed');
     }
@@ -377,7 +387,7 @@ export class ControlPlaneConnection {
       }
     }
     try {
-      this.#options.onOperation({
+      this.#inbound.onOperation?.({
         id: operation.id,
         type: operation.type,
         account: operation.account,
@@ -403,7 +413,7 @@ export class ControlPlaneConnection {
         this.reportAccountStatus(account.name, 'FAILED', 'invalid account definition: not JSON');
       }
     }
-    this.#options.onAddAccounts?.(parsed);
+    this.#inbound.onAddAccounts?.(parsed);
   }
 
   #deliver(message: OperationResultMessage): Promise<void> {

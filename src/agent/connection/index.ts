@@ -11,7 +11,6 @@ export {
 } from './control-plane-connection.ts';
 export { channelCredentials } from './credentials.ts';
 export type { Environment } from './proxy-env.ts';
-export { reconnectPolicy } from './reconnect-policy.ts';
 export {
   type AgentIdentity,
   type HelloDynamicAccounts,

@@ -10,8 +10,9 @@
 // - a result that runs out of retries, or finds the outbox full, is logged and counted, never thrown.
 
 import { status } from '@grpc/grpc-js';
+import type { Log } from '../../lib/log.ts';
+import { causeOf } from '../../lib/log-cause.ts';
 import type { OperationResult as OperationResultMessage } from '../../proto/index.ts';
-import { causeOf, type Log } from '../observability/index.ts';
 
 export interface ResultOutboxOptions {
   enabled: boolean;

@@ -3,7 +3,7 @@
 // server request; 0 means no timeout", and hello is a request like the others: with 0 it waits as
 // long as the stream lives. With keep-alive on, a dead peer is still noticed meanwhile: the HTTP/2
 // pings (channel-options.ts) end the stream.
-import type { AgentConfig } from '../config/index.ts';
+import { type AgentConfig, operationIdleMs } from '../config/index.ts';
 import type { SessionOptions } from './session.ts';
 
 export type SessionTiming = Pick<
@@ -20,7 +20,7 @@ export function sessionTiming(config: AgentConfig): SessionTiming {
       settings.keepAliveTimeOutSeconds === undefined
         ? 2 * heartbeatMs
         : settings.keepAliveTimeOutSeconds * 1000,
-    operationIdleMs: config.variant === 'B' ? config.cloudctl.keepAliveOperationSeconds * 1000 : 0,
+    operationIdleMs: operationIdleMs(config),
     handshakeTimeoutMs: config.timeoutSeconds * 1000,
   };
 }

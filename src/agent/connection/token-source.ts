@@ -5,7 +5,8 @@
 
 import { execFile } from 'node:child_process';
 import { Backoff } from '../../lib/backoff.ts';
-import { causeOf, type Log } from '../observability/index.ts';
+import type { Log } from '../../lib/log.ts';
+import { causeOf } from '../../lib/log-cause.ts';
 import { ConnectionError } from './connection-error.ts';
 import type { CloudctlSettings } from './credentials.ts';
 

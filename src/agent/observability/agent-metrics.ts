@@ -15,9 +15,8 @@ export interface MetricSources {
   lastEvents: () => LastEvent[];
 }
 
-export function createAgentMetrics(registry: Registry, sources: MetricSources) {
-  registerDefaultMetrics(registry);
-  const registers = [registry];
+/** The session with the control plane, and the events and watches it carries. */
+function sessionMetrics(registers: Registry[], sources: MetricSources) {
   return {
     connectionState: new Gauge({
       name: 'orch_agent_connection_state',
@@ -56,6 +55,12 @@ export function createAgentMetrics(registry: Registry, sources: MetricSources) {
         this.set(sources.activeWatches());
       },
     }),
+  };
+}
+
+/** Kubernetes API requests, and the operations they serve. */
+function requestMetrics(registers: Registry[]) {
+  return {
     kubernetesRequests: new Counter({
       name: 'orch_agent_kubernetes_requests_total',
       help: 'Requests to Kubernetes API servers, by verb and HTTP status code.',
@@ -86,6 +91,12 @@ export function createAgentMetrics(registry: Registry, sources: MetricSources) {
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
       registers,
     }),
+  };
+}
+
+/** The list/watch loops, the uplink that batches their events, and the task budget. */
+function watchLoopMetrics(registers: Registry[], sources: MetricSources) {
+  return {
     listDuration: new Histogram({
       name: 'orch_agent_list_duration_seconds',
       help: 'Duration of full (paginated) lists of one kind in one namespace scope.',
@@ -138,6 +149,17 @@ export function createAgentMetrics(registry: Registry, sources: MetricSources) {
       help: 'Tasks waiting for a task-budget slot.',
       registers,
     }),
+  };
+}
+
+export function createAgentMetrics(registry: Registry, sources: MetricSources) {
+  registerDefaultMetrics(registry);
+  const registers = [registry];
+  // Registered in this order, which is the order of the scrape output.
+  return {
+    ...sessionMetrics(registers, sources),
+    ...requestMetrics(registers),
+    ...watchLoopMetrics(registers, sources),
   };
 }
 

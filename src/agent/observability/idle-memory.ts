@@ -52,3 +52,26 @@ export class IdleMemoryRelease {
     return () => clearInterval(timer);
   }
 }
+
+/** How often the agent looks whether it has just become synced. */
+export const IDLE_MEMORY_CHECK_MS = 2_000;
+
+const mib = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
+
+/** The release as the agent runs it: this process's gc and memory, each release logged. Returns stop. */
+export function startIdleMemoryRelease(deps: {
+  synced: () => boolean;
+  log: { info(fields: object, message: string): void };
+}): () => void {
+  return new IdleMemoryRelease({
+    synced: deps.synced,
+    gc: globalThis.gc,
+    rss: () => process.memoryUsage.rss(),
+    now: () => performance.now(),
+    onReleased: ({ pauseMs, rssBeforeBytes, rssAfterBytes }) =>
+      deps.log.info(
+        { pauseMs: Math.round(pauseMs), rssBeforeMiB: mib(rssBeforeBytes), rssAfterMiB: mib(rssAfterBytes) },
+        'synced: released the memory the start-up and sync left behind',
+      ),
+  }).start(IDLE_MEMORY_CHECK_MS);
+}

@@ -4,22 +4,13 @@
 // Secret-bearing fields are redacted.
 import { once } from 'node:events';
 import pino, { type DestinationStream, type Logger, type StreamEntry } from 'pino';
-import type { AgentConfig, LogLevel } from '../config/index.ts';
+import type { ConfigIssue } from '../../lib/config-issue.ts';
+import type { Log } from '../../lib/log.ts';
+import { type AgentConfig, type LogLevel, logContextFields } from '../config/index.ts';
 import { type AgentContextSources, logFields } from './agent-context.ts';
 import { pruneLogFiles, retireLogFile } from './log-retention.ts';
 
 export type AgentLogger = Logger<'panic'>;
-
-/** What parts of the agent need from a logger: the levels and child loggers, nothing pino-specific. */
-export interface Log {
-  trace: Logger['trace'];
-  debug: Logger['debug'];
-  info: Logger['info'];
-  warn: Logger['warn'];
-  error: Logger['error'];
-  fatal: Logger['fatal'];
-  child(bindings: Record<string, unknown>): Log;
-}
 
 /** Field names whose values are secrets wherever they appear in a log entry. */
 export const REDACTED_LOG_PATHS = [
@@ -166,7 +157,8 @@ export async function createLogger(config: AgentConfig, deps: LoggerDeps): Promi
           return stream;
         });
 
-  const base = config.variant === 'B' ? logFields(config.logging.fields, deps.context) : {};
+  const contextFields = logContextFields(config);
+  const base = contextFields === undefined ? {} : logFields(contextFields, deps.context);
   const streams: StreamEntry<LogLevel>[] = formatted.map((stream) => ({ stream, level: settings.level }));
   const logger = pino<'panic'>(
     {
@@ -186,4 +178,14 @@ export async function createLogger(config: AgentConfig, deps: LoggerDeps): Promi
       for (const close of closers) await close();
     },
   };
+}
+
+/** The loader's warnings and notes, logged once the logger they configure exists. */
+export function logConfigIssues(log: Log, issues: ReadonlyArray<ConfigIssue>): void {
+  for (const issue of issues) {
+    const entry = { file: issue.file, line: issue.line, column: issue.column, key: issue.path };
+    if (issue.severity === 'warning') log.warn(entry, issue.message);
+    else if (issue.severity === 'info') log.info(entry, issue.message);
+    else log.debug(entry, issue.message);
+  }
 }

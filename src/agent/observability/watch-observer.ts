@@ -2,10 +2,10 @@
 // list's object count), the first failure of a scope or of the uplink at WARN as one line with its
 // cause, later failures before recovery and routine watch restarts at DEBUG, so a long outage of the API
 // server or the control plane does not bury the log.
+import type { Log } from '../../lib/log.ts';
+import { causeOf } from '../../lib/log-cause.ts';
 import type { ListMethod, ListReason, RestartReason, WatchObserver, WatchScope } from '../watch/index.ts';
 import type { AgentMetrics } from './agent-metrics.ts';
-import { causeOf } from './log-cause.ts';
-import type { Log } from './logger.ts';
 
 const fieldsOf = (scope: WatchScope) => ({
   account: scope.account,

@@ -5,6 +5,8 @@ export type { OperationErrorCode, OperationErrorInfo } from './operation-error.t
 export { OPERATION_ERROR_CODES, OperationError } from './operation-error.ts';
 export type { Operation, OperationResult } from './operation-executor.ts';
 export { OperationExecutor, operationResultSchema, operationSchema } from './operation-executor.ts';
-export type { AccountCluster, HandlerContext, RegisteredHandler } from './operation-handler.ts';
+export type { HandlerContext, RegisteredHandler } from './operation-handler.ts';
 export type { OperationOutcome, OperationRecord } from './operation-journal.ts';
 export { OperationJournal } from './operation-journal.ts';
+export type { OperationsDeps } from './operations-feature.ts';
+export { createOperations, DEFAULT_OPERATION_DEADLINE_MS } from './operations-feature.ts';

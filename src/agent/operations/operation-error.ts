@@ -1,7 +1,7 @@
 // Operation failures, coded in one place so the control plane and users can act on them, and the
 // mapping from what went wrong (a Kubernetes answer, a bad payload, a deadline) to a code.
 import { z } from 'zod';
-import { KubeApiError, KubeConfigError, KubeTransportError, UnknownKindError } from '../kube/index.ts';
+import { KubeApiError, KubeConfigError, KubeTransportError, UnknownKindError } from '../../kube/index.ts';
 import { InvalidManifestError } from './apply/manifest.ts';
 import { ApplyConflictError } from './apply/server-side-apply.ts';
 

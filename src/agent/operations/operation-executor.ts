@@ -3,8 +3,9 @@
 // Operations are idempotent by id: a redelivered operation (a retry after a lost acknowledgement, a
 // reconnect) gets the first run's result, or waits for the run still in progress; it never runs twice.
 import { z } from 'zod';
+import type { AccountCluster } from '../accounts/index.ts';
 import { OperationError, operationErrorSchema, toOperationError } from './operation-error.ts';
-import type { AccountCluster, RegisteredHandler } from './operation-handler.ts';
+import type { RegisteredHandler } from './operation-handler.ts';
 import type { OperationJournal } from './operation-journal.ts';
 
 export const operationSchema = z.object({

@@ -2,18 +2,9 @@
 // the account's cluster and an abort signal that fires at the deadline or on shutdown. Handlers are
 // registered as `RegisteredHandler`s, which check the payload before running.
 import type { z } from 'zod';
-import type { AccountConfig, AgentConfig } from '../config/index.ts';
-import type { ClusterResources, KubeHttp } from '../kube/index.ts';
-import type { PatchSchema } from './apply/patch-metadata.ts';
+import type { OperationType } from '../../contract/index.ts';
+import type { AccountCluster } from '../accounts/index.ts';
 import { OperationError } from './operation-error.ts';
-
-export interface AccountCluster {
-  config: AgentConfig;
-  account: AccountConfig;
-  http: KubeHttp;
-  resources: ClusterResources;
-  patchSchemas: Map<string, Promise<PatchSchema | undefined>>;
-}
 
 export interface HandlerContext {
   cluster: AccountCluster;
@@ -24,7 +15,8 @@ export interface HandlerContext {
 }
 
 export interface OperationHandler<S extends z.ZodType> {
-  type: string;
+  /** One of the contract's operation types; `payload` is that type's schema there. */
+  type: OperationType;
   payload: S;
   run(payload: z.infer<S>, context: HandlerContext): Promise<unknown>;
 }

@@ -2,10 +2,10 @@
 // resume points where it has them, reconciled when CRDs come and go (a CRD event refreshes discovery,
 // then new kinds start and vanished ones stop), plus the synthetic objects of onlyNamespacedResources.
 import { isRecord } from '../../lib/is-record.ts';
-import type { AccountCluster } from '../operations/index.ts';
+import { type AccountCluster, isPlatformManaged } from '../accounts/index.ts';
+import { budgetEveryList } from '../config/index.ts';
 import { type CacheItem, type ResumePoint, scopeKey, type WatchScope } from './cache-item.ts';
 import type { CoalescingBuffer } from './coalescing-buffer.ts';
-import { isPlatformManaged } from './platform-managed.ts';
 import { ScopeWatcher, type ScopeWatcherOptions } from './scope-watcher.ts';
 import type { TaskBudget } from './task-budget.ts';
 import type { WatchObserver } from './watch-observer.ts';
@@ -142,7 +142,7 @@ export class AccountWatcher {
       scope,
       buffer: this.#o.buffer,
       budget: this.#o.budget,
-      budgetEveryList: this.#o.cluster.config.variant !== 'B',
+      budgetEveryList: budgetEveryList(this.#o.cluster.config),
       registry: this.#o.registry,
       ...(resume === undefined ? {} : { resumeFrom: resume.resourceVersion }),
       ...(target.fieldSelector === undefined ? {} : { fieldSelector: target.fieldSelector }),

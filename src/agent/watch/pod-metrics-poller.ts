@@ -4,10 +4,10 @@
 // quietly (the API may be installed later).
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { resourcePath } from '../../kube/index.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import { scrubObject } from '../../lib/object-scrub.ts';
-import { resourcePath } from '../kube/index.ts';
-import type { AccountCluster } from '../operations/index.ts';
+import type { AccountCluster } from '../accounts/index.ts';
 import type { CacheItem, WatchScope } from './cache-item.ts';
 import type { CoalescingBuffer } from './coalescing-buffer.ts';
 

@@ -20,12 +20,17 @@
 // Nothing is kept but resourceVersions: objects go straight into the coalescing buffer.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type ApiResource,
+  KubeApiError,
+  type KubeHttp,
+  resourcePath,
+  type WatchEvent,
+} from '../../kube/index.ts';
 import { Backoff } from '../../lib/backoff.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import { scrubObject } from '../../lib/object-scrub.ts';
 import { untilWokenOrAborted } from '../../lib/signalled-wait.ts';
-import type { ApiResource, KubeHttp, WatchEvent } from '../kube/index.ts';
-import { KubeApiError, resourcePath } from '../kube/index.ts';
 import type { CacheItem, WatchScope } from './cache-item.ts';
 import type { CoalescingBuffer } from './coalescing-buffer.ts';
 import type { TaskBudget } from './task-budget.ts';

@@ -7,8 +7,9 @@
 // may narrow its kinds or leave it to operations only); a start and a stop of the same account never
 // overlap, so a directive switched back and forth leaves one watcher or none, never two.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AgentConfig } from '../config/index.ts';
-import type { AccountCluster } from '../operations/index.ts';
+import { backoffSleep } from '../../lib/backoff.ts';
+import type { AccountCluster } from '../accounts/index.ts';
+import { type AgentConfig, watchRestartBackoff, watchStartGroups } from '../config/index.ts';
 import { AccountWatcher } from './account-watcher.ts';
 import { type CacheItem, type CacheSink, scopeKey, type WatchScope } from './cache-item.ts';
 import { CoalescingBuffer } from './coalescing-buffer.ts';
@@ -38,6 +39,8 @@ interface InFlight {
 }
 /** How long a stop waits for buffered items to reach the control plane (the rest are replayed later). */
 export const STOP_FLUSH_MS = 2000;
+/** Between attempts to publish a batch the control plane did not take. */
+const PUBLISH_RETRY_BACKOFF = { initialDelayMs: 500, multiplier: 2, jitter: 0, maxDelayMs: 30_000 };
 
 export interface WatchManagerDeps {
   config: AgentConfig;
@@ -91,11 +94,9 @@ export class WatchManager {
   start(accounts: string[]): Promise<void> {
     this.#uplink ??= this.#runUplink();
     const { config } = this.#deps;
-    const groupSize =
-      config.variant === 'B' && config.orchestrator.cacheGroupSize > 0
-        ? config.orchestrator.cacheGroupSize
-        : accounts.length;
-    const delay = config.variant === 'B' ? config.orchestrator.cacheGroupDelayMs : 0;
+    const groups = watchStartGroups(config);
+    const groupSize = groups.size > 0 ? groups.size : accounts.length;
+    const delay = groups.delayMs;
     return (async () => {
       for (let i = 0; i < accounts.length; i += Math.max(1, groupSize)) {
         if (i > 0 && delay > 0) await sleep(delay, undefined, { signal: this.#stop.signal });
@@ -131,16 +132,7 @@ export class WatchManager {
       });
     // Stopped meanwhile: the manager's stop has already stopped every watcher it knew of.
     if (this.#stop.signal.aborted) return;
-    const nanos = (n: number) => n / 1_000_000;
-    const backoff =
-      this.#deps.config.variant === 'B'
-        ? {
-            initialDelayMs: nanos(this.#deps.config.cloudctl.backoff.baseDelay),
-            multiplier: this.#deps.config.cloudctl.backoff.multiplier,
-            jitter: this.#deps.config.cloudctl.backoff.jitter,
-            maxDelayMs: nanos(this.#deps.config.cloudctl.backoff.maxDelay),
-          }
-        : { initialDelayMs: 1000, multiplier: 1.6, jitter: 0.2, maxDelayMs: 120_000 };
+    const backoff = watchRestartBackoff(this.#deps.config);
     const watcher = new AccountWatcher({
       cluster,
       buffer: this.buffer,
@@ -185,7 +177,9 @@ export class WatchManager {
         () => undefined,
         (error: unknown) => ({ error }),
       );
-    let attempt = 0;
+    // A failed publish waits 0.5 s, doubling to 30 s; an acknowledged one starts over.
+    const retry = backoffSleep(PUBLISH_RETRY_BACKOFF);
+    let retrying = false;
     while (!signal.aborted) {
       if (window.length === 0) {
         try {
@@ -213,18 +207,17 @@ export class WatchManager {
       if (signal.aborted) break;
       if (failure === undefined) {
         window.shift();
-        attempt = 0;
+        retry.reset();
+        retrying = false;
         observer.acknowledged((performance.now() - first.sent) / 1000);
         this.#count(first.batch);
         this.#delivered(first.batch);
       } else {
         await Promise.all(window.map((entry) => entry.result));
         if (signal.aborted) break;
-        observer.publishFailed(failure.error, attempt > 0);
-        await sleep(Math.min(30_000, 500 * 2 ** Math.min(attempt, 6)), undefined, { signal }).catch(
-          () => undefined,
-        );
-        attempt++;
+        observer.publishFailed(failure.error, retrying);
+        await retry.wait(signal);
+        retrying = true;
         if (signal.aborted) break;
         for (const entry of window) entry.result = send(entry.batch);
       }

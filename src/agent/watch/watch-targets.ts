@@ -7,8 +7,8 @@
 //     scope watches all namespaces, skipping `omitNamespaces` with a field selector;
 //   - `onlyNamespacedResources` drops cluster-scoped kinds; Namespaces and the CRDs in
 //     `customResourceDefinitions` are then sent as synthetic objects, never listed or watched.
+import type { ApiResource } from '../../kube/index.ts';
 import type { AccountConfig } from '../config/index.ts';
-import type { ApiResource } from '../kube/index.ts';
 
 export interface WatchTarget {
   resource: ApiResource;

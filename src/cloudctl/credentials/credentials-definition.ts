@@ -4,7 +4,8 @@
 // secret references: cloudctl returns definitions as stored and keeps every revision, so a literal
 // secret would be readable by every reader of the account, forever.
 import { z } from 'zod';
-import { accountSchemaAC, checkAccount, parseSecretReference } from '../../agent/config/index.ts';
+import { accountSchemaAC, checkAccount } from '../../contract/index.ts';
+import { parseSecretReference } from '../../secrets/index.ts';
 import type { AccountPermissions } from '../auth/index.ts';
 
 /** The only account type cloudctl defines; the API we mirror calls it the cloud provider. */

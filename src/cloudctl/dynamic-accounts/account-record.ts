@@ -2,7 +2,7 @@
 // state), the list page, and the migration entry. Input tolerates the spellings the spec's examples
 // use (`orchconfigFile`, `lastAssignmnentMsg`); answers use the spec's names only.
 import { z } from 'zod';
-import { parseSecretReference } from '../../agent/config/index.ts';
+import { parseSecretReference } from '../../secrets/index.ts';
 import { ACCOUNT_STATES } from './account-state.ts';
 
 export const accountRecordSchema = z

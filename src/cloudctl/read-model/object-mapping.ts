@@ -42,7 +42,7 @@ export const MONIKER = {
   detail: 'moniker.spinnaker.io/detail',
   sequence: 'moniker.spinnaker.io/sequence',
 } as const;
-/** The deployment service's mark (src/agent/watch/platform-managed.ts). */
+/** The deployment service's mark (src/agent/accounts/platform-managed.ts). */
 export const DEPLOY_APPLICATION = 'deploy.vendor.io/application';
 export const RECOMMENDED_NAME_LABEL = 'app.kubernetes.io/name';
 const REVISION = 'deployment.kubernetes.io/revision';

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
-import { KubeHttp, resolveKubeConfig } from '../../../src/agent/kube/index.ts';
+import { KubeHttp, resolveKubeConfig } from '../../../src/kube/index.ts';
 import { freePort } from '../../cluster/free-port.ts';
 import {
   type ApiClient,

@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AgentConfig, formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
+import { type ApplyTarget, applyManifests } from '../../../src/agent/operations/apply/apply-manifests.ts';
+import { InvalidManifestError } from '../../../src/agent/operations/apply/manifest.ts';
+import { ApplyConflictError } from '../../../src/agent/operations/apply/server-side-apply.ts';
 import {
   ClusterResources,
   KubeApiError,
   KubeHttp,
   resolveKubeConfig,
   UnknownKindError,
-} from '../../../src/agent/kube/index.ts';
-import { type ApplyTarget, applyManifests } from '../../../src/agent/operations/apply/apply-manifests.ts';
-import { InvalidManifestError } from '../../../src/agent/operations/apply/manifest.ts';
-import { ApplyConflictError } from '../../../src/agent/operations/apply/server-side-apply.ts';
+} from '../../../src/kube/index.ts';
 import { isRecord } from '../../../src/lib/is-record.ts';
 import { type SharedCluster, sharedCluster } from '../../cluster/index.ts';
 import { writeConfig } from '../config/config-fixture.ts';

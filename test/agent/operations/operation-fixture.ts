@@ -3,21 +3,17 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AgentConfig, formatIssue, loadConfig, secretValue } from '../../../src/agent/config/index.ts';
-import { envEngine } from '../../../src/agent/config/secrets/env-engine.ts';
+import type { AccountCluster } from '../../../src/agent/accounts/index.ts';
+import { type AgentConfig, formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
+import { HANDLERS, OperationExecutor, OperationJournal } from '../../../src/agent/operations/index.ts';
 import {
   ClusterResources,
   KubeHttp,
   type KubeHttpDeps,
   kubeRetryPolicy,
   resolveKubeConfig,
-} from '../../../src/agent/kube/index.ts';
-import {
-  type AccountCluster,
-  HANDLERS,
-  OperationExecutor,
-  OperationJournal,
-} from '../../../src/agent/operations/index.ts';
+} from '../../../src/kube/index.ts';
+import { envEngine, secretValue } from '../../../src/secrets/index.ts';
 import { tempDir, writeConfig } from '../config/config-fixture.ts';
 
 export async function accountCluster(

@@ -2,11 +2,8 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  AccountCluster,
-  OperationExecutor,
-  OperationResult,
-} from '../../../src/agent/operations/index.ts';
+import type { AccountCluster } from '../../../src/agent/accounts/index.ts';
+import type { OperationExecutor, OperationResult } from '../../../src/agent/operations/index.ts';
 import { isRecord } from '../../../src/lib/is-record.ts';
 import { createServiceAccountToken, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
 import { AGENT_SECRET_ENV, accountCluster, executorFor, tokenKubeconfig } from './operation-fixture.ts';

@@ -5,11 +5,11 @@
 // pages instead. ScopeWatchers are driven directly against real API servers: the shared cluster,
 // and one started here with `--feature-gates=WatchList=false`; the servers' answers are counted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeHttp, type KubeVerb } from '../../../src/agent/kube/index.ts';
 import type { CacheItem } from '../../../src/agent/watch/cache-item.ts';
 import { CoalescingBuffer } from '../../../src/agent/watch/coalescing-buffer.ts';
 import { TaskBudget, WatchRegistry } from '../../../src/agent/watch/index.ts';
 import { ScopeWatcher } from '../../../src/agent/watch/scope-watcher.ts';
+import { KubeHttp, type KubeVerb } from '../../../src/kube/index.ts';
 import {
   type ApiClient,
   type Cluster,

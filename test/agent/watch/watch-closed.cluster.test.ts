@@ -4,10 +4,10 @@
 // ScopeWatcher is driven directly against the shared cluster with a 1 s server-side watch timeout
 // (the agent's is a randomized 5–10 minutes); the API server's answers are counted by verb.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeHttp, type KubeVerb } from '../../../src/agent/kube/index.ts';
 import { CoalescingBuffer } from '../../../src/agent/watch/coalescing-buffer.ts';
 import { TaskBudget, WatchRegistry } from '../../../src/agent/watch/index.ts';
 import { ScopeWatcher } from '../../../src/agent/watch/scope-watcher.ts';
+import { KubeHttp, type KubeVerb } from '../../../src/kube/index.ts';
 import { type ApiClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
 import {
   CONFIG_MAPS,

@@ -2,10 +2,10 @@
 // test/agent/end-to-end.cluster.test.ts), readers of the control plane's store and of the API
 // server's request counters, and small helpers to change objects in a cluster.
 import { KubeConfig } from '@kubernetes/client-node';
-import type { ApiResource } from '../../../src/agent/kube/index.ts';
 import type { AgentRuntime } from '../../../src/agent/main.ts';
 import type { ListMethod, ListReason, RestartReason, WatchObserver } from '../../../src/agent/watch/index.ts';
 import type { CacheStore } from '../../../src/cloudctl/caching/index.ts';
+import type { ApiResource } from '../../../src/kube/index.ts';
 import { isRecord } from '../../../src/lib/is-record.ts';
 import { AGENT_TOKEN, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { freePort } from '../../cluster/free-port.ts';

@@ -7,10 +7,10 @@
 // A private cluster without the watch cache, so a compaction is felt at once (as in
 // relist-after-410.cluster.test.ts), and so its API server may be restarted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeHttp } from '../../../src/agent/kube/index.ts';
 import { CoalescingBuffer } from '../../../src/agent/watch/coalescing-buffer.ts';
 import { TaskBudget, WatchRegistry, type WatchStatus } from '../../../src/agent/watch/index.ts';
 import { ScopeWatcher } from '../../../src/agent/watch/scope-watcher.ts';
+import { KubeHttp } from '../../../src/kube/index.ts';
 import { startTestControlPlane, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { type Cluster, startCluster } from '../../cluster/index.ts';
 import type { LogEntry } from '../in-process-agent.ts';

@@ -315,7 +315,7 @@ describe('sendWebhookRequest, through an agent', () => {
         maxResponseBytes: payload.maxResponseBytes,
       });
       const headers = { ...payload.headers };
-      for (const [name, reference] of Object.entries(payload.secretHeaders))
+      for (const [name, reference] of Object.entries(payload.secretHeaders ?? {}))
         headers[name] = await agentSecrets(reference);
       try {
         const answer = await transport.send({ ...payload, headers, secretHeaders: {} });
@@ -391,7 +391,7 @@ describe('sendWebhookRequest, through an agent', () => {
       return {
         outcome: 'failed',
         result: undefined,
-        error: `SECRET_UNRESOLVED: header Authorization (${payload.secretHeaders.Authorization}): SECRET_NOT_FOUND`,
+        error: `SECRET_UNRESOLVED: header Authorization (${payload.secretHeaders?.Authorization}): SECRET_NOT_FOUND`,
       };
     };
     const { deps } = remoteHarness(execute);

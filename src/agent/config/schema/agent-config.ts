@@ -1,13 +1,13 @@
 // The whole agent configuration, one schema per variant, composed from the section builders so that
 // each default and each variant difference is written exactly once.
 import { z } from 'zod';
+import { accountSchemaAC, accountSchemaB } from '../../../contract/index.ts';
 import { setting } from '../../../lib/setting-meta.ts';
-import { accountSchemaAC, accountSchemaB } from './account.ts';
+import { secretsSchema } from '../../../secrets/index.ts';
 import { cloudctlShape, cloudctlShapeB, timeoutSecondsSchema } from './cloudctl.ts';
 import { dynamicAccountsShapeB, dynamicAccountsShapeC } from './dynamic-accounts.ts';
 import { loggingSchemaA, loggingSchemaB, loggingSchemaC } from './logging.ts';
 import { orchestratorShape, orchestratorShapeB } from './orchestrator.ts';
-import { secretsSchema } from './secrets-store.ts';
 import { pprofSchema, serverSchema, telemetrySchema } from './side-servers.ts';
 import { tasksSchema } from './tasks.ts';
 import type { Variant } from './variant.ts';

@@ -1,8 +1,8 @@
 // `cloudctl.*` and `timeoutSeconds`: how the agent reaches the control plane (spec: "Settings: control
 // plane connection"). Backoff durations are in nanoseconds, as the spec gives them.
 import { z } from 'zod';
+import { nonEmptyString, nonNegativeInt } from '../../../lib/schema-primitives.ts';
 import { setting } from '../../../lib/setting-meta.ts';
-import { nonEmptyString, nonNegativeInt } from './primitives.ts';
 import type { PerVariant, Variant } from './variant.ts';
 
 const tokenCommand = z
@@ -74,6 +74,10 @@ const backoff = z
     error: 'must be at least cloudctl.backoff.baseDelay',
     path: ['maxDelay'],
   });
+
+export type CloudctlBackoff = z.infer<typeof backoff>;
+/** grpc's reconnect backoff, which `cloudctl.backoff` defaults to; A and C watches use it too. */
+export const CLOUDCTL_BACKOFF_DEFAULTS: CloudctlBackoff = backoff.parse({});
 
 const tls = z.object({
   serverName: setting(nonEmptyString().optional(), {

@@ -3,8 +3,8 @@
 // switch existed). The agent applies the switch itself (a refused assignment says which setting
 // refused it) and sends the rest in hello: the scans and the interceptor run on the control plane.
 import { z } from 'zod';
+import { nonEmptyString, positiveInt } from '../../../lib/schema-primitives.ts';
 import { setting } from '../../../lib/setting-meta.ts';
-import { nonEmptyString, positiveInt } from './primitives.ts';
 
 /** A pattern the control plane runs as a JavaScript regular expression: one that does not compile is an error here. */
 const regexPattern = () =>

@@ -1,8 +1,13 @@
 // `logging.*`. A has only file, format and level; B and C add rotation (the lumberjack-style
 // settings), and B adds contextual fields.
 import { z } from 'zod';
+import {
+  caseInsensitiveEnum,
+  nonEmptyString,
+  nonNegativeInt,
+  positiveInt,
+} from '../../../lib/schema-primitives.ts';
 import { setting } from '../../../lib/setting-meta.ts';
-import { caseInsensitiveEnum, nonEmptyString, nonNegativeInt, positiveInt } from './primitives.ts';
 
 export const LOG_LEVELS = ['panic', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -1,9 +1,16 @@
 // `orchestrator.*`: global settings for reaching the clusters (retries, proxies, pacing, apply policy)
 // and the list of accounts.
 import { z } from 'zod';
+import { nonEmptyString, nonNegativeInt } from '../../../lib/schema-primitives.ts';
 import { setting } from '../../../lib/setting-meta.ts';
-import { uniqueAccountNames } from './account.ts';
-import { nonEmptyString, nonNegativeInt } from './primitives.ts';
+import { uniqueEntries } from '../../../lib/unique-entries.ts';
+
+/** Account names identify accounts to the control plane: they must be unique. */
+const uniqueAccountNames = uniqueEntries(
+  'name',
+  'orchestrator.accounts',
+  (name, first) => `duplicate account name '${name}' (first used by ${first})`,
+);
 
 const retries = z.object({
   enabled: setting(z.boolean().default(true), {

@@ -1,8 +1,8 @@
 // The agent's side listeners: health (`server.*`), metrics (`telemetry.*`) and profiling (`pprof.*`).
 // The spec leaves the types of `server.ssl.*` open; docs/decisions.md records our reading.
 import { z } from 'zod';
+import { caseInsensitiveEnum, nonEmptyString, port } from '../../../lib/schema-primitives.ts';
 import { setting } from '../../../lib/setting-meta.ts';
-import { caseInsensitiveEnum, nonEmptyString, port } from './primitives.ts';
 
 export const pprofSchema = () =>
   z

@@ -1,7 +1,7 @@
 // `tasks.*`: the task budget that paces cluster work (see docs/decisions.md for how each variant reads it).
 import { z } from 'zod';
+import { nonNegativeInt, positiveInt } from '../../../lib/schema-primitives.ts';
 import { setting } from '../../../lib/setting-meta.ts';
-import { nonNegativeInt, positiveInt } from './primitives.ts';
 import type { PerVariant, Variant } from './variant.ts';
 
 const TOTAL_BUDGET: PerVariant<number> = { A: 0, B: 1000, C: 0 };

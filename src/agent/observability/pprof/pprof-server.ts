@@ -25,22 +25,10 @@ const INDEX = `<html><head><title>/debug/pprof/</title></head><body>
 </body></html>
 `;
 
-export async function startPprofServer(
-  pprof: AgentConfig['pprof'],
-  onError: (error: Error) => void,
-  now: () => number,
-  host = '127.0.0.1',
-): Promise<SideServer> {
-  const session = new Session();
-  session.connect();
-  // Heap sampling runs from the start, so /heap shows where live memory was allocated.
-  await session.post('HeapProfiler.enable');
-  await session.post('HeapProfiler.startSampling', { samplingInterval: HEAP_SAMPLING_BYTES });
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: CPU_SAMPLING_MICROS });
+/** `/profile`: a CPU profile of `?seconds=`, one at a time. */
+function cpuProfileRoute(session: Session, now: () => number): RouteHandler {
   let cpuBusy = false;
-
-  const profile: RouteHandler = async (_req, res, url) => {
+  return async (_req, res, url) => {
     const raw = url.searchParams.get('seconds') ?? '30';
     const seconds = Number(raw);
     if (!Number.isInteger(seconds) || seconds < 1 || seconds > 300) {
@@ -67,8 +55,11 @@ export async function startPprofServer(
       cpuBusy = false;
     }
   };
+}
 
-  const heap: RouteHandler = async (_req, res) => {
+/** `/heap`: the sampled live heap, sampling since the server started. */
+function heapRoute(session: Session, now: () => number): RouteHandler {
+  return async (_req, res) => {
     const { profile: sampled } = await session.post('HeapProfiler.getSamplingProfile');
     const body = heapProfileToPprof(sampled, HEAP_SAMPLING_BYTES, now());
     res.writeHead(200, {
@@ -77,8 +68,11 @@ export async function startPprofServer(
     });
     res.end(body);
   };
+}
 
-  const heapSnapshot: RouteHandler = async (_req, res) => {
+/** `/heapsnapshot`: a full V8 heap snapshot, streamed as it is written. */
+function heapSnapshotRoute(session: Session): RouteHandler {
+  return async (_req, res) => {
     res.writeHead(200, {
       'content-type': 'application/json',
       'content-disposition': 'attachment; filename="orch-agent.heapsnapshot"',
@@ -92,7 +86,21 @@ export async function startPprofServer(
     }
     res.end();
   };
+}
 
+export async function startPprofServer(
+  pprof: AgentConfig['pprof'],
+  onError: (error: Error) => void,
+  now: () => number,
+  host = '127.0.0.1',
+): Promise<SideServer> {
+  const session = new Session();
+  session.connect();
+  // Heap sampling runs from the start, so /heap shows where live memory was allocated.
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', { samplingInterval: HEAP_SAMPLING_BYTES });
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: CPU_SAMPLING_MICROS });
   const server = await startSideServer({
     setting: 'pprof.port',
     host,
@@ -103,9 +111,9 @@ export async function startPprofServer(
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end(INDEX);
       },
-      '/debug/pprof/profile': profile,
-      '/debug/pprof/heap': heap,
-      '/debug/pprof/heapsnapshot': heapSnapshot,
+      '/debug/pprof/profile': cpuProfileRoute(session, now),
+      '/debug/pprof/heap': heapRoute(session, now),
+      '/debug/pprof/heapsnapshot': heapSnapshotRoute(session),
     },
   }).catch((error: unknown) => {
     session.disconnect();

@@ -2,13 +2,18 @@
 // is Established, so custom resources in the same set resolve), then the rest in the given order.
 // Each manifest goes server-side or client-side as the apply policy decides.
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type ClusterResources,
+  type KubeHttp,
+  loadPatchSchema,
+  type PatchSchema,
+  resourcePath,
+} from '../../../kube/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import type { AccountConfig, AgentConfig } from '../../config/index.ts';
-import { type ClusterResources, type KubeHttp, resourcePath } from '../../kube/index.ts';
 import { resolveApplyPolicy } from './apply-policy.ts';
 import { clientSideApply } from './client-side-apply.ts';
 import { describeManifest, groupOf, type Manifest, parseManifest } from './manifest.ts';
-import { loadPatchSchema, type PatchSchema } from './patch-metadata.ts';
 import { serverSideApply } from './server-side-apply.ts';
 
 export interface ApplyTarget {

@@ -1,7 +1,7 @@
 // Decides, per manifest, how the agent applies it: server-side or client-side, whether to clear
 // managed fields, whether to add field defaults. Variant B resolves the three `serverSideApply`
 // settings, the per-kind entries and the manifest's annotations; A and C use the two skip settings.
-import type { AccountConfig, AgentConfig } from '../../config/index.ts';
+import { type AccountConfig, type AgentConfig, serverSideApplySettings } from '../../config/index.ts';
 
 export const SSA_ANNOTATION = 'agent-orch.vendor.io/serverside-apply';
 export const CLEAR_MANAGED_FIELDS_ANNOTATION = 'agent-orch.vendor.io/ssa-clear-managed-fields';
@@ -49,8 +49,8 @@ export function resolveApplyPolicy(
   facts: ManifestFacts,
 ): ApplyPolicy {
   const annotations = facts.annotations;
-  if (config.variant === 'B') {
-    const ssa = config.orchestrator.serverSideApply;
+  const ssa = serverSideApplySettings(config);
+  if (ssa !== undefined) {
     const entry = ssa.kinds.find((k) => matchesKind(k.kind, facts));
     const serverSide = resolveSetting(
       ssa.enabled,

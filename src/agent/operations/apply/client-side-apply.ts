@@ -2,13 +2,15 @@
 // `kubectl.kubernetes.io/last-applied-configuration` annotation, and changes are a three-way patch
 // from that, the new manifest and the live object (strategic merge for built-in kinds, JSON merge
 // patch for custom resources). A create that loses a race (409 AlreadyExists) turns into a patch.
+import {
+  type ApiResource,
+  KubeApiError,
+  type KubeHttp,
+  type PatchSchema,
+  resourcePath,
+} from '../../../kube/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
-import type { ApiResource } from '../../kube/discovery.ts';
-import { resourcePath } from '../../kube/discovery.ts';
-import { KubeApiError } from '../../kube/kube-api-error.ts';
-import type { KubeHttp } from '../../kube/kube-http.ts';
 import type { Manifest } from './manifest.ts';
-import type { PatchSchema } from './patch-metadata.ts';
 import { threeWayPatch } from './three-way-patch.ts';
 
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';

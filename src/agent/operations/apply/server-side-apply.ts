@@ -3,11 +3,8 @@
 // `force` takes the fields over. `clearManagedFields` applies with force and then leaves only the
 // agent's entry in the managed fields. `manifestDefaults` sends the manifest completed with the
 // API server's defaults (see completeWithDefaults).
+import { type ApiResource, KubeApiError, type KubeHttp, resourcePath } from '../../../kube/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
-import type { ApiResource } from '../../kube/discovery.ts';
-import { resourcePath } from '../../kube/discovery.ts';
-import { KubeApiError } from '../../kube/kube-api-error.ts';
-import type { KubeHttp } from '../../kube/kube-http.ts';
 import { describeManifest, type Manifest } from './manifest.ts';
 
 export const FIELD_MANAGER = 'orch-agent';

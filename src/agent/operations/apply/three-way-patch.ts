@@ -5,8 +5,8 @@
 // merged by key, `$patch: delete`, `$deleteFromPrimitiveList`, `$setElementOrder`); without, a JSON
 // merge patch (RFC 7386), where lists are replaced whole.
 import { isDeepStrictEqual } from 'node:util';
+import type { PatchSchema } from '../../../kube/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
-import type { PatchSchema } from './patch-metadata.ts';
 
 type Json = Record<string, unknown>;
 

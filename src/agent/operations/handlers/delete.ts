@@ -1,18 +1,14 @@
 // `delete`: delete one object with a propagation policy and grace period, optionally waiting until
 // it is gone (finalizers and foreground deletion can keep it for a while).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
-import { KubeApiError } from '../../kube/index.ts';
+import { deletePayload } from '../../../contract/index.ts';
+import { KubeApiError } from '../../../kube/index.ts';
 import { defineHandler } from '../operation-handler.ts';
-import { objectPath, objectRefSchema } from './object-ref.ts';
+import { objectPath } from './object-ref.ts';
 
 export const deleteHandler = defineHandler({
   type: 'delete',
-  payload: objectRefSchema.extend({
-    propagationPolicy: z.enum(['Foreground', 'Background', 'Orphan']).default('Background'),
-    gracePeriodSeconds: z.int().min(0).optional(),
-    wait: z.boolean().default(false),
-  }),
+  payload: deletePayload,
   run: async (payload, context) => {
     const path = await objectPath(payload, context);
     const http = context.cluster.http;

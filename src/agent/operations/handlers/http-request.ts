@@ -5,26 +5,13 @@
 // database or a log, and no error message quotes it.
 
 import { fetch } from 'undici';
-import { z } from 'zod';
+import { httpRequestPayload } from '../../../contract/index.ts';
 import { OperationError } from '../operation-error.ts';
 import { defineHandler } from '../operation-handler.ts';
 
 export const httpRequestHandler = defineHandler({
   type: 'httpRequest',
-  payload: z.object({
-    method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']),
-    url: z.url({ error: 'expected an absolute URL' }),
-    headers: z.record(z.string(), z.string()).default({}),
-    /** Header name → `encrypted:` reference, resolved by the agent. */
-    secretHeaders: z.record(z.string(), z.string()).default({}),
-    body: z.string().optional(),
-    timeoutMs: z.int().min(1).max(300_000).default(30_000),
-    maxResponseBytes: z
-      .int()
-      .min(0)
-      .max(16 << 20)
-      .default(1 << 20),
-  }),
+  payload: httpRequestPayload,
   run: async (payload, context) => {
     const url = new URL(payload.url);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {

@@ -1,15 +1,7 @@
-// The reference to one object that most handlers take, and its URL path on the account's cluster.
-import { z } from 'zod';
-import { resourcePath } from '../../kube/index.ts';
+// The URL path on the account's cluster of the object an operation names (the contract's ObjectRef).
+import type { ObjectRef } from '../../../contract/index.ts';
+import { resourcePath } from '../../../kube/index.ts';
 import type { HandlerContext } from '../operation-handler.ts';
-
-export const objectRefSchema = z.object({
-  apiVersion: z.string().min(1),
-  kind: z.string().min(1),
-  namespace: z.string().min(1).optional(),
-  name: z.string().min(1),
-});
-export type ObjectRef = z.infer<typeof objectRefSchema>;
 
 export async function objectPath(
   ref: ObjectRef,

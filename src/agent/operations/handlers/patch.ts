@@ -1,8 +1,8 @@
 // `patch`: a strategic merge, JSON merge or JSON patch of one object.
-import { z } from 'zod';
+import { patchPayload } from '../../../contract/index.ts';
 import { OperationError } from '../operation-error.ts';
 import { defineHandler } from '../operation-handler.ts';
-import { objectPath, objectRefSchema } from './object-ref.ts';
+import { objectPath } from './object-ref.ts';
 
 const CONTENT_TYPES = {
   strategic: 'application/strategic-merge-patch+json',
@@ -12,10 +12,7 @@ const CONTENT_TYPES = {
 
 export const patchHandler = defineHandler({
   type: 'patch',
-  payload: objectRefSchema.extend({
-    patchType: z.enum(['strategic', 'merge', 'json']),
-    patch: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))]),
-  }),
+  payload: patchPayload,
   run: async (payload, context) => {
     if (payload.patchType === 'json' && !Array.isArray(payload.patch)) {
       throw new OperationError('INVALID_PAYLOAD', 'patch: a json patch is a list of operations', 'patch');

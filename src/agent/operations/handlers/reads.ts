@@ -1,24 +1,17 @@
 // Read operations: `get` one object (as it is, or as the cache keeps it), `list` objects of a kind
 // (one page, continue token returned), `events` about one object, and `logs` of a pod's container
 // (an instance's console output).
-import { z } from 'zod';
+import { eventsPayload, getPayload, listPayload, logsPayload } from '../../../contract/index.ts';
+import { resourcePath } from '../../../kube/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import { scrubObject } from '../../../lib/object-scrub.ts';
-import { resourcePath } from '../../kube/index.ts';
-import { isPlatformManaged } from '../../watch/index.ts';
+import { isPlatformManaged } from '../../accounts/index.ts';
 import { defineHandler } from '../operation-handler.ts';
-import { getObject, objectPath, objectRefSchema } from './object-ref.ts';
+import { getObject, objectPath } from './object-ref.ts';
 
 export const getHandler = defineHandler({
   type: 'get',
-  payload: objectRefSchema.extend({
-    /**
-     * The object as the account's watch would send it, for the control plane's cache: scrubbed
-     * (Secret values blanked, managedFields dropped), and null when the watch leaves it out
-     * (onlyPlatformManaged). Secret values then never leave the cluster, not even in the result.
-     */
-    asCached: z.boolean().default(false),
-  }),
+  payload: getPayload,
   run: async ({ asCached, ...ref }, context) => {
     const object = await getObject(ref, context);
     if (!asCached || !isRecord(object)) return { object };
@@ -29,15 +22,7 @@ export const getHandler = defineHandler({
 
 export const listHandler = defineHandler({
   type: 'list',
-  payload: z.object({
-    apiVersion: z.string().min(1),
-    kind: z.string().min(1),
-    namespace: z.string().min(1).optional(),
-    labelSelector: z.string().optional(),
-    fieldSelector: z.string().optional(),
-    limit: z.int().min(1).max(5000).default(500),
-    continue: z.string().optional(),
-  }),
+  payload: listPayload,
   run: async (payload, context) => {
     const resource = await context.cluster.resources.resolve(
       payload.apiVersion,
@@ -70,7 +55,7 @@ export const listHandler = defineHandler({
 
 export const eventsHandler = defineHandler({
   type: 'events',
-  payload: objectRefSchema.extend({ namespace: z.string().min(1) }),
+  payload: eventsPayload,
   run: async (payload, context) => {
     const fieldSelector = [
       `involvedObject.kind=${payload.kind}`,
@@ -99,19 +84,6 @@ export const eventsHandler = defineHandler({
         .sort((a, b) => String(a.lastTimestamp).localeCompare(String(b.lastTimestamp))),
     };
   },
-});
-
-export const logsPayload = z.object({
-  namespace: z.string().min(1),
-  pod: z.string().min(1),
-  container: z.string().min(1).optional(),
-  tailLines: z.int().min(1).optional(),
-  limitBytes: z
-    .int()
-    .min(1)
-    .max(16 << 20)
-    .default(1 << 20),
-  previous: z.boolean().default(false),
 });
 
 export const logsHandler = defineHandler({

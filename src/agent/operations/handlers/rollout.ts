@@ -2,7 +2,8 @@
 // kubectl's semantics. Deployments keep their history in ReplicaSets (annotation
 // `deployment.kubernetes.io/revision`); StatefulSets and DaemonSets in ControllerRevisions, whose
 // `data` is a strategic merge patch of the pod template.
-import { z } from 'zod';
+import type { z } from 'zod';
+import { rolloutPayload } from '../../../contract/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import { OperationError } from '../operation-error.ts';
 import { defineHandler, type HandlerContext } from '../operation-handler.ts';
@@ -11,15 +12,7 @@ import { getObject, objectPath } from './object-ref.ts';
 const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 const REVISION = 'deployment.kubernetes.io/revision';
 
-const payloadSchema = z.object({
-  action: z.enum(['undo', 'pause', 'resume', 'restart']),
-  kind: z.enum(['Deployment', 'StatefulSet', 'DaemonSet']),
-  namespace: z.string().min(1),
-  name: z.string().min(1),
-  /** undo only: the revision to go back to; the previous one when absent. */
-  toRevision: z.int().min(1).optional(),
-});
-type Payload = z.infer<typeof payloadSchema>;
+type Payload = z.infer<typeof rolloutPayload>;
 
 const record = (v: unknown) => (isRecord(v) ? v : {});
 const list = (v: unknown) => (isRecord(v) && Array.isArray(v.items) ? v.items.filter(isRecord) : []);
@@ -113,7 +106,7 @@ async function undoFromControllerRevisions(payload: Payload, context: HandlerCon
 
 export const rolloutHandler = defineHandler({
   type: 'rollout',
-  payload: payloadSchema,
+  payload: rolloutPayload,
   run: async (payload, context) => {
     switch (payload.action) {
       case 'undo':

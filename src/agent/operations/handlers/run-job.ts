@@ -2,7 +2,7 @@
 // its outcome with each of its pods' phase and logs. A pod whose logs cannot be read gets the reason
 // instead of failing the whole result.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
+import { runJobPayload } from '../../../contract/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import { parseManifest } from '../apply/manifest.ts';
 import { OperationError, toOperationError } from '../operation-error.ts';
@@ -22,15 +22,7 @@ function finished(job: Record<string, unknown>): 'Complete' | 'Failed' | undefin
 
 export const runJobHandler = defineHandler({
   type: 'runJob',
-  payload: z.object({
-    manifest: z.looseObject({ apiVersion: z.literal('batch/v1'), kind: z.literal('Job') }),
-    /** Bytes of log kept per container. */
-    logLimitBytes: z
-      .int()
-      .min(0)
-      .max(4 << 20)
-      .default(256 << 10),
-  }),
+  payload: runJobPayload,
   run: async (payload, context) => {
     const { http } = context.cluster;
     const metadata = record(payload.manifest.metadata);

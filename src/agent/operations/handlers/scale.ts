@@ -1,17 +1,12 @@
 // `scale`: set the replicas of a Deployment, ReplicaSet or StatefulSet through its scale subresource.
-import { z } from 'zod';
+import { scalePayload } from '../../../contract/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import { defineHandler } from '../operation-handler.ts';
 import { objectPath } from './object-ref.ts';
 
 export const scaleHandler = defineHandler({
   type: 'scale',
-  payload: z.object({
-    kind: z.enum(['Deployment', 'ReplicaSet', 'StatefulSet']),
-    namespace: z.string().min(1),
-    name: z.string().min(1),
-    replicas: z.int().min(0),
-  }),
+  payload: scalePayload,
   run: async (payload, context) => {
     const path = await objectPath({ ...payload, apiVersion: 'apps/v1' }, context, 'scale');
     const answer = await context.cluster.http.request({

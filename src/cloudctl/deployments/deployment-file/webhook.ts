@@ -4,7 +4,7 @@
 // are resolved by whoever sends the request, so no secret value is ever part of a deployment file's
 // parsed form.
 import { z } from 'zod';
-import { parseSecretReference } from '../../../agent/config/index.ts';
+import { parseSecretReference } from '../../../secrets/index.ts';
 import { durationSchema } from './duration.ts';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;

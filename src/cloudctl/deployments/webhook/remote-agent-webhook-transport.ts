@@ -4,6 +4,7 @@
 // and reads the agent's answer. The agent reports a failed fetch as a failed operation, so its error
 // text decides whether the request got no answer (worth another attempt) or was refused outright.
 import { z } from 'zod';
+import type { OperationPayload } from '../../../contract/index.ts';
 import { WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_RESPONSE_LIMIT_BYTES } from './direct-webhook-transport.ts';
 import {
   WebhookConnectionError,
@@ -11,17 +12,8 @@ import {
   type WebhookTransportAnswer,
 } from './webhook-transport.ts';
 
-/** The agent's `httpRequest` payload (src/agent/operations/handlers/http-request.ts). */
-export interface HttpRequestPayload {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  /** Header name → `encrypted:` reference, resolved by the agent with its own engines. */
-  secretHeaders: Record<string, string>;
-  body?: string;
-  timeoutMs: number;
-  maxResponseBytes: number;
-}
+/** The agent's `httpRequest` payload, as the contract both programs import defines it. */
+export type HttpRequestPayload = OperationPayload<'httpRequest'>;
 
 /** How an operation ended, as the operation dispatcher reports it. */
 export interface AgentOperationOutcome {

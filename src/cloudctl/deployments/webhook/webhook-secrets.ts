@@ -5,11 +5,13 @@
 // `k8s` reads Secrets as cloudctl's own identity (its pod's service account, else the default
 // kubeconfig). `vault` is left out: it needs a server address and credentials, which only a
 // `secrets.store.vault` section could give.
-import { secretsSchema } from '../../../agent/config/schema/secrets-store.ts';
-import { builtinEngines } from '../../../agent/config/secrets/builtin-engines.ts';
-import { SecretResolutionError } from '../../../agent/config/secrets/secret-engine.ts';
-import { parseSecretReference } from '../../../agent/config/secrets/secret-reference.ts';
-import { secretValue } from '../../../agent/config/secrets/secret-value.ts';
+import {
+  builtinEngines,
+  parseSecretReference,
+  SecretResolutionError,
+  secretsSchema,
+  secretValue,
+} from '../../../secrets/index.ts';
 
 export interface WebhookSecretsOptions {
   /** cloudctl's environment, for the `env` engine (and the `k8s` engine's kubeconfig lookup). */

@@ -3,9 +3,11 @@
 // reports the HTTP answer, whatever its status; deciding what an answer means and whether to try
 // again is the sender's. It tells "no answer at all" apart by throwing WebhookConnectionError,
 // because only that (and a few statuses) is worth another attempt.
+import type { OperationPayload } from '../../../contract/index.ts';
 
 export interface WebhookTransportRequest {
-  method: string;
+  /** The methods the agent's `httpRequest` takes, so a request can go either way. */
+  method: OperationPayload<'httpRequest'>['method'];
   url: string;
   /** The values that go on the wire (secret references resolved, where the sender resolves them). */
   headers: Record<string, string>;

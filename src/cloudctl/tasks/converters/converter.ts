@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import type { ResolvedKind } from '../../caching/index.ts';
 
-/** The agent operation a converter produces. */
+/** The agent operation a converter produces; each converter types `payload` with the contract's. */
 export interface AgentStep {
   account: string;
   type: string;

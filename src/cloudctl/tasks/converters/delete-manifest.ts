@@ -2,6 +2,7 @@
 // `options.cascading` chooses background (true) or orphan (false) propagation; `orphanDependents`
 // wins over it. Deleting by kinds and label selectors is not supported: name the object.
 import { z } from 'zod';
+import type { OperationPayload } from '../../../contract/index.ts';
 import { defineConverter, PayloadError } from './converter.ts';
 import { resolveTarget, splitManifestName, targetFields } from './manifest-name.ts';
 
@@ -49,7 +50,7 @@ export const deleteManifest = defineConverter({
         ...(payload.options.gracePeriodSeconds == null
           ? {}
           : { gracePeriodSeconds: payload.options.gracePeriodSeconds }),
-      },
+      } satisfies OperationPayload<'delete'>,
     };
   },
   resultObject: (payload) => {

@@ -2,6 +2,7 @@
 // moves every namespaced manifest; a `moniker` is written as the moniker annotations the read model
 // takes applications and clusters from. Artifact binding is not supported: manifests come as text.
 import { z } from 'zod';
+import type { OperationPayload } from '../../../contract/index.ts';
 import { isClusterScopedKind } from '../../../lib/cluster-scoped-kinds.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import { defineConverter, PayloadError } from './converter.ts';
@@ -86,7 +87,11 @@ export const deployManifest = defineConverter({
           : m;
       return withMoniker(placed, payload.moniker);
     });
-    return { account: payload.account, type: 'deploy', payload: { manifests } };
+    return {
+      account: payload.account,
+      type: 'deploy',
+      payload: { manifests } satisfies OperationPayload<'deploy'>,
+    };
   },
   resultObject: (_payload, step) => {
     const manifests =

@@ -1,5 +1,6 @@
 // patchManifest: a strategic merge, JSON merge or JSON patch of one object (the agent's `patch`).
 import { z } from 'zod';
+import type { OperationPayload } from '../../../contract/index.ts';
 import { defineConverter } from './converter.ts';
 import { resolveTarget, splitManifestName, targetFields } from './manifest-name.ts';
 
@@ -27,7 +28,7 @@ export const patchManifest = defineConverter({
       ...(await resolveTarget(payload, context)),
       patchType: payload.options.mergeStrategy,
       patch: payload.patchBody,
-    },
+    } satisfies OperationPayload<'patch'>,
   }),
   resultObject: (payload, _step, agentResult) => {
     const { kind, name } = splitManifestName(payload.manifestName);

@@ -1,10 +1,11 @@
 // The rollout operations on a deployment, stateful set or daemon set (the agent's `rollout`):
 // undoRolloutManifest, pauseRolloutManifest, resumeRolloutManifest, rollingRestartManifest.
 import { z } from 'zod';
+import type { OperationPayload } from '../../../contract/index.ts';
 import { defineConverter, type OperationConverter, PayloadError } from './converter.ts';
 import { splitManifestName, targetFields } from './manifest-name.ts';
 
-const ROLLABLE: Record<string, string> = {
+const ROLLABLE: Record<string, OperationPayload<'rollout'>['kind']> = {
   deployment: 'Deployment',
   statefulset: 'StatefulSet',
   daemonset: 'DaemonSet',
@@ -32,7 +33,10 @@ function simpleRollout(name: string, phase: string, action: 'pause' | 'resume' |
     toAgent: async (payload) => ({
       account: payload.account,
       type: 'rollout',
-      payload: { action, ...rolloutTarget(payload.manifestName, payload.location) },
+      payload: {
+        action,
+        ...rolloutTarget(payload.manifestName, payload.location),
+      } satisfies OperationPayload<'rollout'>,
     }),
     resultObject: () => undefined,
   });
@@ -66,7 +70,7 @@ export const undoRolloutManifest = defineConverter({
         action: 'undo',
         ...rolloutTarget(payload.manifestName, payload.location),
         ...(payload.revision === undefined ? {} : { toRevision: payload.revision }),
-      },
+      } satisfies OperationPayload<'rollout'>,
     };
   },
   resultObject: () => undefined,

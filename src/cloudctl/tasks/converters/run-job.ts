@@ -1,6 +1,7 @@
 // runJob: create a Job and wait for it to finish (the agent's `runJob`). `account` or the legacy
 // `credentials` names the account; a non-empty `namespace` overrides the manifest's.
 import { z } from 'zod';
+import type { OperationPayload } from '../../../contract/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import { defineConverter, PayloadError } from './converter.ts';
 
@@ -33,7 +34,9 @@ export const runJob = defineConverter({
     return {
       account,
       type: 'runJob',
-      payload: { manifest: { ...payload.manifest, metadata: { ...payload.manifest.metadata, namespace } } },
+      payload: {
+        manifest: { ...payload.manifest, metadata: { ...payload.manifest.metadata, namespace } },
+      } satisfies OperationPayload<'runJob'>,
     };
   },
   resultObject: (_payload, _step, result) => {

@@ -1,10 +1,11 @@
 // scaleManifest: set the replicas of a deployment, replica set or stateful set (the agent's `scale`).
 // Unlike the API we mirror, `replicas` is required: a missing field there scales to zero.
 import { z } from 'zod';
+import type { OperationPayload } from '../../../contract/index.ts';
 import { defineConverter, PayloadError } from './converter.ts';
 import { splitManifestName, targetFields } from './manifest-name.ts';
 
-const SCALABLE: Record<string, string> = {
+const SCALABLE: Record<string, OperationPayload<'scale'>['kind']> = {
   deployment: 'Deployment',
   replicaset: 'ReplicaSet',
   statefulset: 'StatefulSet',
@@ -28,7 +29,12 @@ export const scaleManifest = defineConverter({
     return {
       account: payload.account,
       type: 'scale',
-      payload: { kind: agentKind, namespace: payload.location, name, replicas: payload.replicas },
+      payload: {
+        kind: agentKind,
+        namespace: payload.location,
+        name,
+        replicas: payload.replicas,
+      } satisfies OperationPayload<'scale'>,
     };
   },
   resultObject: () => undefined,

@@ -1,0 +1,126 @@
+// The payload of each operation type, as JSON inside the proto's `Operation.payload`: what the agent's
+// handler for that type accepts (it validates with these schemas), and so what cloudctl may send
+// (it types its payloads with `OperationPayload<T>`, the schema's input: defaulted fields optional).
+// A field changed here changes both programs at once, and the compiler shows each sender to fix.
+import { z } from 'zod';
+
+/** The reference to one object that most operations take. */
+export const objectRefSchema = z.object({
+  apiVersion: z.string().min(1),
+  kind: z.string().min(1),
+  namespace: z.string().min(1).optional(),
+  name: z.string().min(1),
+});
+export type ObjectRef = z.infer<typeof objectRefSchema>;
+
+export const deployPayload = z.object({
+  manifests: z.array(z.unknown()).min(1),
+  /** Take over fields another manager owns (server-side apply conflicts). */
+  force: z.boolean().default(false),
+});
+
+export const deletePayload = objectRefSchema.extend({
+  propagationPolicy: z.enum(['Foreground', 'Background', 'Orphan']).default('Background'),
+  gracePeriodSeconds: z.int().min(0).optional(),
+  wait: z.boolean().default(false),
+});
+
+export const scalePayload = z.object({
+  kind: z.enum(['Deployment', 'ReplicaSet', 'StatefulSet']),
+  namespace: z.string().min(1),
+  name: z.string().min(1),
+  replicas: z.int().min(0),
+});
+
+export const patchPayload = objectRefSchema.extend({
+  patchType: z.enum(['strategic', 'merge', 'json']),
+  patch: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))]),
+});
+
+export const rolloutPayload = z.object({
+  action: z.enum(['undo', 'pause', 'resume', 'restart']),
+  kind: z.enum(['Deployment', 'StatefulSet', 'DaemonSet']),
+  namespace: z.string().min(1),
+  name: z.string().min(1),
+  /** undo only: the revision to go back to; the previous one when absent. */
+  toRevision: z.int().min(1).optional(),
+});
+
+export const runJobPayload = z.object({
+  manifest: z.looseObject({ apiVersion: z.literal('batch/v1'), kind: z.literal('Job') }),
+  /** Bytes of log kept per container. */
+  logLimitBytes: z
+    .int()
+    .min(0)
+    .max(4 << 20)
+    .default(256 << 10),
+});
+
+export const getPayload = objectRefSchema.extend({
+  /**
+   * The object as the account's watch would send it, for the control plane's cache: scrubbed
+   * (Secret values blanked, managedFields dropped), and null when the watch leaves it out
+   * (onlyPlatformManaged). Secret values then never leave the cluster, not even in the result.
+   */
+  asCached: z.boolean().default(false),
+});
+
+export const listPayload = z.object({
+  apiVersion: z.string().min(1),
+  kind: z.string().min(1),
+  namespace: z.string().min(1).optional(),
+  labelSelector: z.string().optional(),
+  fieldSelector: z.string().optional(),
+  limit: z.int().min(1).max(5000).default(500),
+  continue: z.string().optional(),
+});
+
+export const eventsPayload = objectRefSchema.extend({ namespace: z.string().min(1) });
+
+export const logsPayload = z.object({
+  namespace: z.string().min(1),
+  pod: z.string().min(1),
+  container: z.string().min(1).optional(),
+  tailLines: z.int().min(1).optional(),
+  limitBytes: z
+    .int()
+    .min(1)
+    .max(16 << 20)
+    .default(1 << 20),
+  previous: z.boolean().default(false),
+});
+
+export const httpRequestPayload = z.object({
+  method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']),
+  url: z.url({ error: 'expected an absolute URL' }),
+  headers: z.record(z.string(), z.string()).default({}),
+  /** Header name → `encrypted:` reference, resolved by the agent. */
+  secretHeaders: z.record(z.string(), z.string()).default({}),
+  body: z.string().optional(),
+  timeoutMs: z.int().min(1).max(300_000).default(30_000),
+  maxResponseBytes: z
+    .int()
+    .min(0)
+    .max(16 << 20)
+    .default(1 << 20),
+});
+
+/** Each operation type with its payload schema; the agent registers one handler per entry. */
+export const OPERATION_PAYLOADS = {
+  deploy: deployPayload,
+  delete: deletePayload,
+  scale: scalePayload,
+  patch: patchPayload,
+  rollout: rolloutPayload,
+  runJob: runJobPayload,
+  get: getPayload,
+  list: listPayload,
+  events: eventsPayload,
+  logs: logsPayload,
+  httpRequest: httpRequestPayload,
+} as const;
+
+export type OperationType = keyof typeof OPERATION_PAYLOADS;
+
+/** What a sender writes for an operation of type `T`: fields with a default may be left out. */
+export type OperationPayload<T extends OperationType> = z.input<(typeof OPERATION_PAYLOADS)[T]>;

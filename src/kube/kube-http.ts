@@ -1,0 +1,198 @@
+// Requests to one cluster's API server. client-node's KubeConfig applies the credentials (tokens,
+// exec plugins, client certificates, TLS settings) to each request; the request itself is ours, so
+// bodies stay raw JSON (no typed-model round trip that would drop unknown fields) and watches stream
+// line by line without holding objects.
+import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
+import { HttpMethod, RequestContext } from '@kubernetes/client-node/dist/gen/http/http.js';
+import { fetch } from 'undici';
+import { errorCode, isRecord } from '../lib/is-record.ts';
+import { type RetryPolicy, withRetries } from '../lib/retry.ts';
+import { KubeApiError } from './kube-api-error.ts';
+import { shareDispatchers } from './shared-dispatchers.ts';
+
+export type KubeVerb =
+  | 'get'
+  | 'list'
+  | 'watch'
+  | 'create'
+  | 'update'
+  | 'patch'
+  | 'delete'
+  | 'discovery'
+  | 'proxy';
+
+export interface KubeRequest {
+  verb: KubeVerb;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** Defaults to application/json when there is a body. */
+  contentType?: string;
+  accept?: string;
+  signal?: AbortSignal;
+}
+
+export interface KubeResponse {
+  status: number;
+  body: unknown;
+}
+
+export interface WatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: Record<string, unknown>;
+}
+
+const WATCH_TYPES: ReadonlySet<unknown> = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+const isWatchType = (value: unknown): value is WatchEvent['type'] => WATCH_TYPES.has(value);
+
+/** Node's codes for a server certificate that did not verify (OpenSSL's, and the host name check). */
+const CERTIFICATE_CODE = /CERT|SIGNATURE|ALTNAME/;
+
+/** The API server could not be reached at all (refused, reset, DNS, TLS). */
+export class KubeTransportError extends Error {
+  constructor(server: string, cause: unknown) {
+    const inner = isRecord(cause) && isRecord(cause.cause) ? cause.cause : cause;
+    const code = errorCode(inner);
+    // A bare OpenSSL code does not tell a user that the certificate is the problem, nor what to do.
+    const hint =
+      CERTIFICATE_CODE.test(code) && inner instanceof Error
+        ? ` (the API server's certificate was refused: ${inner.message}; give the cluster's CA in the kubeconfig, or set insecure: true on the account to skip verification)`
+        : '';
+    super(`cannot reach ${server}: ${code}${hint}`, { cause });
+    this.name = 'KubeTransportError';
+  }
+}
+
+export interface KubeHttpDeps {
+  /** Called once per answered request, for the requests metric. */
+  onResponse?: (verb: KubeVerb, code: number) => void;
+  /**
+   * `orchestrator.retries` (spec, Errors 1): every request is retried under it, reads and writes of
+   * every operation, discovery and the version check alike. Watch streams are not: the watch loop
+   * resumes or relists them itself.
+   */
+  retry?: RetryPolicy;
+  /** Called before each retry, with the error that caused it. */
+  onRetry?: (verb: KubeVerb, error: unknown) => void;
+}
+
+export class KubeHttp {
+  readonly server: string;
+  readonly #kc: KubeConfig;
+  readonly #deps: KubeHttpDeps;
+
+  constructor(kubeConfig: KubeConfig, server: string, deps: KubeHttpDeps = {}) {
+    this.#kc = kubeConfig;
+    shareDispatchers(kubeConfig);
+    this.server = server.replace(/\/$/, '');
+    this.#deps = deps;
+  }
+
+  async #send(request: KubeRequest) {
+    const url = new URL(this.server + request.path);
+    for (const [key, value] of Object.entries(request.query ?? {}))
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    const context = new RequestContext(url.toString(), HttpMethod[request.method]);
+    await this.#kc.applySecurityAuthentication(context);
+    const headers: Record<string, string> = {
+      ...context.getHeaders(),
+      accept: request.accept ?? 'application/json',
+    };
+    let body: string | undefined;
+    if (request.body !== undefined) {
+      headers['content-type'] = request.contentType ?? 'application/json';
+      body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
+    }
+    try {
+      return await fetch(url, {
+        method: request.method,
+        headers,
+        body,
+        dispatcher: context.getDispatcher(),
+        signal: request.signal,
+      });
+    } catch (error) {
+      if (request.signal?.aborted) throw error;
+      this.#deps.onResponse?.(request.verb, 0);
+      throw new KubeTransportError(this.server, error);
+    }
+  }
+
+  async request(request: KubeRequest): Promise<KubeResponse> {
+    const retry = this.#deps.retry;
+    if (retry === undefined) return this.#requestOnce(request);
+    return withRetries(
+      () => this.#requestOnce(request),
+      {
+        ...retry,
+        retryable: (error) => {
+          const again = retry.retryable(error);
+          if (again) this.#deps.onRetry?.(request.verb, error);
+          return again;
+        },
+      },
+      request.signal,
+    );
+  }
+
+  async #requestOnce(request: KubeRequest): Promise<KubeResponse> {
+    const response = await this.#send(request);
+    this.#deps.onResponse?.(request.verb, response.status);
+    const text = await response.text();
+    // Some endpoints (OpenAPI v3) send JSON labelled text/plain: parse by shape, not by label.
+    const looksJson = /^\s*[[{]/.test(text) || (response.headers.get('content-type') ?? '').includes('json');
+    let body: unknown = text;
+    if (looksJson && text !== '') body = JSON.parse(text);
+    if (response.status >= 400) throw new KubeApiError(response.status, request.method, request.path, body);
+    return { status: response.status, body };
+  }
+
+  /** Streams watch events until the server ends the watch or `signal` aborts. */
+  async *watch(path: string, query: KubeRequest['query'], signal: AbortSignal): AsyncGenerator<WatchEvent> {
+    const response = await this.#send({
+      verb: 'watch',
+      method: 'GET',
+      path,
+      query: { ...query, watch: true },
+      signal,
+    });
+    this.#deps.onResponse?.('watch', response.status);
+    if (response.status >= 400 || response.body === null) {
+      const text = await response.text();
+      throw new KubeApiError(response.status, 'GET', path, text.startsWith('{') ? JSON.parse(text) : text);
+    }
+    // Read a chunk only when the consumer wants the next event: while the agent's buffer is full the
+    // body stays unread, so TCP holds the API server back. (readline reads ahead without limit: with
+    // a thousand streaming lists waiting on a full buffer it queued hundreds of MiB of lines.)
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    const parse = (line: string): WatchEvent | undefined => {
+      const event: unknown = JSON.parse(line);
+      return isRecord(event) && isWatchType(event.type) && isRecord(event.object)
+        ? { type: event.type, object: event.object }
+        : undefined;
+    };
+    let rest = '';
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        const text = rest + decoder.decode(value, { stream: true });
+        let start = 0;
+        for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+          const line = text.slice(start, end).trim();
+          start = end + 1;
+          const event = line === '' ? undefined : parse(line);
+          if (event !== undefined) yield event;
+        }
+        rest = text.slice(start);
+      }
+      const last = (rest + decoder.decode()).trim();
+      const event = last === '' ? undefined : parse(last);
+      if (event !== undefined) yield event;
+    } finally {
+      await reader.cancel().catch(() => undefined);
+    }
+  }
+}
