@@ -36,14 +36,20 @@ const trimSlashes = (s: string) => s.replace(/^\/+|\/+$/g, '');
 /** A Vault path in a URL: each segment escaped, so a name with spaces or `?` stays one path. */
 const urlPath = (s: string) => trimSlashes(s).split('/').map(encodeURIComponent).join('/');
 
-export function vaultClient(settings: VaultSettings, deps: VaultClientDeps): VaultClient {
+type VaultCall = (
+  method: 'GET' | 'POST',
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+) => Promise<{ status: number; body: unknown }>;
+
+/** Calls Vault's HTTP API under /v1 with the namespace header; an unreachable Vault is SECRET_UNREACHABLE. */
+function vaultHttp(settings: VaultSettings, deps: VaultClientDeps): VaultCall {
   const base = (settings.url ?? '').replace(/\/+$/, '');
   const namespaceHeader: Record<string, string> =
     settings.namespace === undefined ? {} : { 'X-Vault-Namespace': settings.namespace };
   const timeoutMs = deps.timeoutMs ?? VAULT_REQUEST_TIMEOUT_MS;
-  let loggedIn: Promise<string> | undefined;
-
-  async function call(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown) {
+  return async (method, path, headers, body) => {
     let response: Response;
     try {
       response = await deps.fetch(`${base}/v1/${path}`, {
@@ -77,7 +83,56 @@ export function vaultClient(settings: VaultSettings, deps: VaultClientDeps): Vau
       parsed = undefined;
     }
     return { status: response.status, body: parsed };
+  };
+}
+
+/** What a KV v2 read answered, as the client's result or the error that names why it failed. */
+function kv2Result(
+  answer: { status: number; body: unknown },
+  mount: string,
+  where: string,
+  settings: VaultSettings,
+): { found: false } | { found: true; data: Record<string, unknown> } {
+  if (answer.status === 404) {
+    const errors = vaultErrors(answer.body);
+    // KV v2 answers a missing secret with an empty error list; anything else is a missing mount.
+    if (errors !== 'no reason given') {
+      throw new SecretResolutionError(
+        'SECRET_NOT_FOUND',
+        `Vault has no KV engine mounted at '${trimSlashes(mount)}' (${errors})`,
+      );
+    }
+    return { found: false };
   }
+  if (answer.status === 403) {
+    const how =
+      settings.authMethod === 'TOKEN'
+        ? 'the token is invalid, expired, or has no policy that allows reading it'
+        : `role '${settings.role}' has no policy that allows reading it`;
+    throw new SecretResolutionError(
+      'SECRET_FORBIDDEN',
+      `Vault denied reading ${where}: ${how} (${vaultErrors(answer.body)})`,
+    );
+  }
+  if (answer.status !== 200) {
+    throw new SecretResolutionError(
+      'SECRET_UNREACHABLE',
+      `Vault answered HTTP ${answer.status} reading ${where}: ${vaultErrors(answer.body)}`,
+    );
+  }
+  const outer = isRecord(answer.body) && isRecord(answer.body.data) ? answer.body.data : undefined;
+  if (!isRecord(outer?.data)) {
+    throw new SecretResolutionError(
+      'SECRET_NOT_FOUND',
+      `Vault's answer for ${where} is not a KV version 2 secret; is '${trimSlashes(mount)}' a KV v2 engine?`,
+    );
+  }
+  return { found: true, data: outer.data };
+}
+
+export function vaultClient(settings: VaultSettings, deps: VaultClientDeps): VaultClient {
+  const call = vaultHttp(settings, deps);
+  let loggedIn: Promise<string> | undefined;
 
   async function login(): Promise<string> {
     const mount = trimSlashes(settings.path);
@@ -124,41 +179,7 @@ export function vaultClient(settings: VaultSettings, deps: VaultClientDeps): Vau
       if (answer.status === 403 && settings.authMethod === 'KUBERNETES') {
         answer = await call('GET', url, { 'X-Vault-Token': await token(true) });
       }
-      if (answer.status === 404) {
-        const errors = vaultErrors(answer.body);
-        // KV v2 answers a missing secret with an empty error list; anything else is a missing mount.
-        if (errors !== 'no reason given') {
-          throw new SecretResolutionError(
-            'SECRET_NOT_FOUND',
-            `Vault has no KV engine mounted at '${trimSlashes(mount)}' (${errors})`,
-          );
-        }
-        return { found: false };
-      }
-      if (answer.status === 403) {
-        const how =
-          settings.authMethod === 'TOKEN'
-            ? 'the token is invalid, expired, or has no policy that allows reading it'
-            : `role '${settings.role}' has no policy that allows reading it`;
-        throw new SecretResolutionError(
-          'SECRET_FORBIDDEN',
-          `Vault denied reading ${where}: ${how} (${vaultErrors(answer.body)})`,
-        );
-      }
-      if (answer.status !== 200) {
-        throw new SecretResolutionError(
-          'SECRET_UNREACHABLE',
-          `Vault answered HTTP ${answer.status} reading ${where}: ${vaultErrors(answer.body)}`,
-        );
-      }
-      const outer = isRecord(answer.body) && isRecord(answer.body.data) ? answer.body.data : undefined;
-      if (!isRecord(outer?.data)) {
-        throw new SecretResolutionError(
-          'SECRET_NOT_FOUND',
-          `Vault's answer for ${where} is not a KV version 2 secret; is '${trimSlashes(mount)}' a KV v2 engine?`,
-        );
-      }
-      return { found: true, data: outer.data };
+      return kv2Result(answer, mount, where, settings);
     },
   };
 }
