@@ -86,7 +86,8 @@ interface Endpoints {
 }
 
 interface EndpointDeps {
-  stores: CloudctlStores;
+  /** What started before the transports: stopped if one of them cannot start. */
+  started: Started;
   services: GrpcService[];
   routes: Route[];
   metrics: CloudctlMetrics;
@@ -94,9 +95,13 @@ interface EndpointDeps {
   now: () => Date;
 }
 
-/** Both transports, or neither: a failure to start one closes what was started, stores included. */
+/**
+ * Both transports, or neither: a failure to start one stops everything started before it (the
+ * replica membership and its listening connection, the runners, the stores), so the process exits.
+ */
 async function startEndpoints(config: CloudctlConfig, deps: EndpointDeps): Promise<Endpoints> {
-  const { stores, logger, now } = deps;
+  const { logger, now } = deps;
+  const { stores } = deps.started;
   let grpc: GrpcEndpoint | undefined;
   try {
     grpc = await startGrpcEndpoint(config.grpc, deps.services, logger);
@@ -114,8 +119,7 @@ async function startEndpoints(config: CloudctlConfig, deps: EndpointDeps): Promi
     });
     return { grpc, http };
   } catch (error) {
-    await grpc?.close();
-    await stores.close();
+    await stopStarted(deps.started, grpc);
     throw error;
   }
 }
@@ -146,10 +150,8 @@ function replicaHandlers(operations: OperationDispatcher, placement: AccountPlac
   };
 }
 
-/** What `close` stops, in the order it stops them. */
-interface Parts {
-  observability: Observability;
-  endpoints: Endpoints;
+/** What runs before the transports start. */
+interface Started {
   tasks: TasksFeature;
   deployments: DeploymentsFeature;
   operations: OperationDispatcher;
@@ -158,20 +160,31 @@ interface Parts {
   stores: CloudctlStores;
 }
 
+/** What `close` stops, in the order it stops them. */
+interface Parts extends Started {
+  observability: Observability;
+  endpoints: Endpoints;
+}
+
+/** Stops what started before the transports, and the gRPC endpoint if it started, in order. */
+async function stopStarted(started: Started, grpc: GrpcEndpoint | undefined): Promise<void> {
+  // Tasks stop where they are (they carry on at the next start); their waits end with the dispatcher.
+  const tasksStopped = started.tasks.runner.close();
+  const deploymentsStopped = started.deployments.runner.close();
+  started.operations.close();
+  started.placement.close();
+  await tasksStopped;
+  await deploymentsStopped;
+  await grpc?.close();
+  await started.replicas?.close();
+  await started.stores.close();
+}
+
 async function closeInOrder(parts: Parts): Promise<void> {
   parts.observability.stopping();
   // HTTP first, so requests in flight finish while the agents' sessions still carry their work.
   await parts.endpoints.http.close();
-  // Tasks stop where they are (they carry on at the next start); their waits end with the dispatcher.
-  const tasksStopped = parts.tasks.runner.close();
-  const deploymentsStopped = parts.deployments.runner.close();
-  parts.operations.close();
-  parts.placement.close();
-  await tasksStopped;
-  await deploymentsStopped;
-  await parts.endpoints.grpc.close();
-  await parts.replicas?.close();
-  await parts.stores.close();
+  await stopStarted(parts, parts.endpoints.grpc);
 }
 
 /** The handle tests drive: the parts' ports and services, and a close that stops them in order. */
@@ -195,8 +208,7 @@ export async function startControlPlane(
   config: CloudctlConfig,
   deps: ControlPlaneDeps,
 ): Promise<ControlPlane> {
-  const { logger } = deps;
-  const now = deps.now ?? (() => new Date());
+  const { logger, now = () => new Date() } = deps;
   const target = databaseTarget(config.database);
   const stores = await openStores(target, { readIndex: deps.readIndex ?? true });
   const registry = new AgentRegistry();
@@ -245,9 +257,10 @@ export async function startControlPlane(
     ...inapplicableRoutes(),
   ];
   const services = agentServices({ session, caching: caching.handlers, operationResults: ops.handlers });
-  const endpoints = await startEndpoints(config, { ...base, services, routes });
+  const started = { tasks, deployments, operations, placement, replicas, stores };
+  const endpoints = await startEndpoints(config, { ...base, started, services, routes });
   external.listening(endpoints.http.port);
   await resumeUnfinished(tasks.runner, deployments.runner, logger);
-  const parts = { observability, endpoints, tasks, deployments, operations, placement, replicas, stores };
+  const parts = { ...started, observability, endpoints };
   return controlPlane(parts, { metrics, registry, accounts: accounts.assignments, directory });
 }

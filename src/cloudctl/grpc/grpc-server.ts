@@ -92,7 +92,7 @@ export async function startGrpcEndpoint(
       (creds) =>
         server.bindAsync(address, creds, (error, bound) => {
           if (error)
-            reject(new CloudctlError('LISTEN_FAILED', `${address}: ${error.message}`, { cause: error }));
+            reject(new CloudctlError('LISTEN_FAILED', `gRPC ${address}: ${error.message}`, { cause: error }));
           else resolve(bound);
         }),
       reject,

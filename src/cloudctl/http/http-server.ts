@@ -70,7 +70,21 @@ type Fail = (
   message: string,
 ) => void;
 
+/** The app; a certificate or key that TLS cannot use is the setting's error, not a crash. */
 function createApp(https: Awaited<ReturnType<typeof tlsOptions>>): FastifyInstance {
+  try {
+    return fastifyApp(https);
+  } catch (error) {
+    if (https === undefined) throw error;
+    throw new CloudctlError(
+      'CONFIG_INVALID',
+      `http.tls: certFile and keyFile are not a certificate and its key: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+function fastifyApp(https: Awaited<ReturnType<typeof tlsOptions>>): FastifyInstance {
   const app = Fastify({
     ...(https === undefined ? {} : { https }),
     // No fastify logger: our own line per request (below) replaces its two, which would log headers.
