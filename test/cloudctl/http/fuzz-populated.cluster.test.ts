@@ -17,6 +17,7 @@ import { type ApiClient, apiClient } from '../http-client.ts';
 import {
   expectEveryOperationTested,
   expectSchemathesis,
+  runArguments,
   runSchemathesis,
   settingsFor,
 } from './schemathesis-run.ts';
@@ -232,33 +233,18 @@ describe('the HTTP API under schemathesis, populated', () => {
         ),
       ].join('\n\n'),
     );
-    const run = await runSchemathesis(dir, [
-      '--config-file',
-      settings,
-      'run',
-      `${system.url}/v2/api-docs`,
-      '--header',
-      `Authorization: Bearer ${TOKENS.user}`,
-      '--include-method',
-      'GET',
-      '--mode',
-      'positive',
-      '--max-examples',
-      '10',
-      '--max-time',
-      String(FUZZ_SECONDS),
-      '--seed',
-      String(SEED),
-      '--generation-database',
-      'none',
-      '--generation-allow-x00',
-      'false',
-      '--request-timeout',
-      '10',
-      '--workers',
-      '1',
-      '--no-color',
-    ]);
+    const run = await runSchemathesis(
+      dir,
+      runArguments({
+        settings,
+        url: system.url,
+        token: TOKENS.user,
+        maxExamples: 10,
+        seconds: FUZZ_SECONDS,
+        seed: SEED,
+        extra: ['--include-method', 'GET', '--mode', 'positive'],
+      }),
+    );
     const report = `schemathesis ${run.output}\n--- cloudctl's log ---\n${system.cloudctl.output().slice(-20_000)}`;
     expectEveryOperationTested(run, report);
   });

@@ -15,6 +15,7 @@ import { freePort, isAddressInUse } from '../../cluster/free-port.ts';
 import {
   expectEveryOperationTested,
   expectSchemathesis,
+  runArguments,
   runSchemathesis,
   settingsFor,
 } from './schemathesis-run.ts';
@@ -117,33 +118,17 @@ describe('the HTTP API under schemathesis', () => {
   }, async () => {
     expectSchemathesis();
     const settings = await settingsFor(serve.url, dir);
-    const run = await runSchemathesis(dir, [
-      '--config-file',
-      settings,
-      'run',
-      `${serve.url}/v2/api-docs`,
-      '--header',
-      `Authorization: Bearer ${token}`,
-      '--max-examples',
-      String(MAX_EXAMPLES),
-      '--max-time',
-      String(FUZZ_SECONDS),
-      '--seed',
-      String(SEED),
-      // Examples found failing are not replayed from a database of earlier runs: a run depends on
-      // its seed alone.
-      '--generation-database',
-      'none',
-      // cloudctl refuses U+0000 in any string with 400 (PostgreSQL cannot store it), which Swagger 2.0
-      // cannot say short of a pattern on every string; the last test here checks the refusal.
-      '--generation-allow-x00',
-      'false',
-      '--request-timeout',
-      '10',
-      '--workers',
-      '1',
-      '--no-color',
-    ]);
+    const run = await runSchemathesis(
+      dir,
+      runArguments({
+        settings,
+        url: serve.url,
+        token,
+        maxExamples: MAX_EXAMPLES,
+        seconds: FUZZ_SECONDS,
+        seed: SEED,
+      }),
+    );
     const report = `schemathesis ${run.output}\n--- cloudctl's log ---\n${serve.output()}`;
     // Selected is every documented operation here: the whole API.
     expect(/Selected: (\d+)\/\1\s/.test(run.output), report).toBe(true);
