@@ -1,4 +1,5 @@
 // Every error cloudctl raises on purpose, named and coded in one place so users can search for them.
+import { CodedError } from '../lib/coded-error.ts';
 export const CLOUDCTL_ERRORS = {
   CONFIG_INVALID: 'the configuration file is invalid',
   DATABASE_UNAVAILABLE: 'the database cannot be opened or migrated',
@@ -11,12 +12,8 @@ export const CLOUDCTL_ERRORS = {
 
 export type CloudctlErrorCode = keyof typeof CLOUDCTL_ERRORS;
 
-export class CloudctlError extends Error {
-  readonly code: CloudctlErrorCode;
-
+export class CloudctlError extends CodedError<CloudctlErrorCode> {
   constructor(code: CloudctlErrorCode, message: string, options?: ErrorOptions) {
-    super(`${code}: ${message}`, options);
-    this.name = 'CloudctlError';
-    this.code = code;
+    super(code, `${code}: ${message}`, options);
   }
 }

@@ -1,5 +1,6 @@
 // The interface every secrets engine implements, and the error they throw. Messages never carry a
 // secret value: they name the reference's parameters (a file path, a variable name) instead.
+import { CodedError } from '../lib/coded-error.ts';
 
 export interface SecretParam {
   description: string;
@@ -31,14 +32,7 @@ export const SECRET_ERRORS = {
 
 export type SecretErrorCode = keyof typeof SECRET_ERRORS;
 
-export class SecretResolutionError extends Error {
-  readonly code: SecretErrorCode;
-  constructor(code: SecretErrorCode, message: string) {
-    super(message);
-    this.name = 'SecretResolutionError';
-    this.code = code;
-  }
-}
+export class SecretResolutionError extends CodedError<SecretErrorCode> {}
 
 /** Checks a reference's parameters against the engine's, without fetching anything. */
 export function checkParams(engine: SecretEngine, params: Record<string, string>): string | undefined {

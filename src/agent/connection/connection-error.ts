@@ -1,5 +1,6 @@
 // Errors of the control-plane connection, coded in one place (as fastify's FST_ERR_…) so logs and
 // callers can tell a bad setting from a failed token command or a refused call.
+import { CodedError } from '../../lib/coded-error.ts';
 
 export const CONNECTION_ERRORS = {
   CLOUDCTL_TLS_FILE: 'a TLS file named in cloudctl.tls cannot be read or parsed',
@@ -10,11 +11,4 @@ export const CONNECTION_ERRORS = {
 
 export type ConnectionErrorCode = keyof typeof CONNECTION_ERRORS;
 
-export class ConnectionError extends Error {
-  readonly code: ConnectionErrorCode;
-  constructor(code: ConnectionErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ConnectionError';
-    this.code = code;
-  }
-}
+export class ConnectionError extends CodedError<ConnectionErrorCode> {}

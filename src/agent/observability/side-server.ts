@@ -9,6 +9,7 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { TLSSocket } from 'node:tls';
+import { CodedError } from '../../lib/coded-error.ts';
 import { errorCode } from '../../lib/is-record.ts';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
@@ -36,14 +37,7 @@ export interface SideServer {
   close(): Promise<void>;
 }
 
-export class SideServerError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = 'SideServerError';
-    this.code = code;
-  }
-}
+export class SideServerError extends CodedError {}
 
 export function sendJson(res: ServerResponse, status: number, body: unknown) {
   const text = `${JSON.stringify(body, null, 2)}\n`;

@@ -2,6 +2,7 @@
 // mapping from what went wrong (a Kubernetes answer, a bad payload, a deadline) to a code.
 import { z } from 'zod';
 import { KubeApiError, KubeConfigError, KubeTransportError, UnknownKindError } from '../../kube/index.ts';
+import { CodedError } from '../../lib/coded-error.ts';
 import { InvalidManifestError } from './apply/manifest.ts';
 import { ApplyConflictError } from './apply/server-side-apply.ts';
 
@@ -32,13 +33,10 @@ export const operationErrorSchema = z.object({
 });
 export type OperationErrorInfo = z.infer<typeof operationErrorSchema>;
 
-export class OperationError extends Error {
-  readonly code: OperationErrorCode;
+export class OperationError extends CodedError<OperationErrorCode> {
   readonly path: string | undefined;
   constructor(code: OperationErrorCode, message: string, path?: string) {
-    super(message);
-    this.name = 'OperationError';
-    this.code = code;
+    super(code, message);
     this.path = path;
   }
 }
@@ -53,7 +51,8 @@ const BY_STATUS: Record<number, OperationErrorCode> = {
 export function toOperationError(error: unknown, signal?: AbortSignal): OperationErrorInfo {
   if (signal?.aborted) {
     const reason = signal.reason instanceof Error ? signal.reason : undefined;
-    const shutdown = reason?.message === 'agent shutting down';
+    // The journal aborts with a coded error at shutdown; anything else that aborts is the deadline.
+    const shutdown = reason instanceof OperationError && reason.code === 'SHUTTING_DOWN';
     return {
       code: shutdown ? 'SHUTTING_DOWN' : 'DEADLINE_EXCEEDED',
       message: reason?.message ?? 'operation aborted',

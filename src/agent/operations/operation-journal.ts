@@ -1,6 +1,7 @@
 // Operations in flight and the most recent finished ones. In-flight operations can be drained on
 // shutdown: each gets until a deadline to finish, then its abort signal fires and it is reported as
 // cut off. The admin view `/operations` reads the journal.
+import { OperationError } from './operation-error.ts';
 
 export type OperationOutcome = 'succeeded' | 'failed' | 'cut-off';
 
@@ -96,7 +97,7 @@ export class OperationJournal {
     clearTimeout(timer);
     const cut: OperationRecord[] = [];
     for (const entry of [...this.#inFlight.values()]) {
-      entry.abort.abort(new Error('agent shutting down'));
+      entry.abort.abort(new OperationError('SHUTTING_DOWN', 'agent shutting down'));
       const record = this.end(
         entry.record.id,
         'cut-off',

@@ -1,5 +1,6 @@
 // Every error the deployments library raises on purpose, named and coded in one place so users can
 // search for them (as src/cloudctl/errors.ts does for the rest of cloudctl).
+import { CodedError } from '../../lib/coded-error.ts';
 export const DEPLOYMENT_ERRORS = {
   WEBHOOK_TEMPLATE_INVALID: 'a webhook template is malformed or names an unknown variable',
   WEBHOOK_VARIABLE_UNDEFINED: 'a vendor variable the template uses has no value at this step',
@@ -16,12 +17,8 @@ export const DEPLOYMENT_ERRORS = {
 
 export type DeploymentErrorCode = keyof typeof DEPLOYMENT_ERRORS;
 
-export class DeploymentError extends Error {
-  readonly code: DeploymentErrorCode;
-
+export class DeploymentError extends CodedError<DeploymentErrorCode> {
   constructor(code: DeploymentErrorCode, message: string) {
-    super(`${code}: ${message}`);
-    this.name = 'DeploymentError';
-    this.code = code;
+    super(code, `${code}: ${message}`);
   }
 }

@@ -17,6 +17,7 @@
 // DELETE is allowed from every state and leaves INACTIVE (the registration stays, so PATCH can
 // activate the account again); PATCH only from INACTIVE and FAILED (the spec's rule 3).
 import { z } from 'zod';
+import { CodedError } from '../../lib/coded-error.ts';
 
 export const ACCOUNT_STATES = ['INACTIVE', 'ACTIVATING', 'ACTIVE', 'FAILED', 'ORPHANED'] as const;
 
@@ -40,12 +41,9 @@ export function isActivated(state: AccountState): boolean {
   return state !== 'INACTIVE';
 }
 
-export class IllegalAccountTransition extends Error {
-  readonly code = 'ILLEGAL_ACCOUNT_TRANSITION';
-
+export class IllegalAccountTransition extends CodedError<'ILLEGAL_ACCOUNT_TRANSITION'> {
   constructor(account: string, from: AccountState, to: AccountState) {
-    super(`account ${account}: no move from ${from} to ${to}`);
-    this.name = 'IllegalAccountTransition';
+    super('ILLEGAL_ACCOUNT_TRANSITION', `account ${account}: no move from ${from} to ${to}`);
   }
 }
 

@@ -1,5 +1,6 @@
 // How a feature's gRPC handler ends a call with a status of its choosing; each feature declares
 // the dependencies of its own service beside it.
+import { CodedError } from '../../lib/coded-error.ts';
 
 /** A gRPC status to end a call with. */
 export interface RpcError {
@@ -8,12 +9,5 @@ export interface RpcError {
 }
 
 /** Thrown inside handlers to end the call with this status (anything else becomes UNAVAILABLE). */
-export class RpcFailure extends Error {
-  readonly code: number;
-
-  constructor(code: number, details: string) {
-    super(details);
-    this.name = 'RpcFailure';
-    this.code = code;
-  }
-}
+/** Coded by the gRPC status it answers with. */
+export class RpcFailure extends CodedError<number> {}

@@ -1,6 +1,7 @@
 // Every error the HTTP API answers on purpose, named and coded in one place, and the one body shape
 // every 4xx and 5xx carries (Spring's, which the clients of the API we mirror already parse).
 import { STATUS_CODES } from 'node:http';
+import { CodedError } from '../../lib/coded-error.ts';
 
 export const HTTP_ERRORS = {
   REQUEST_INVALID: { status: 400, meaning: 'a parameter or the body is not what the route takes' },
@@ -20,14 +21,11 @@ export const HTTP_ERRORS = {
 
 export type HttpErrorCode = keyof typeof HTTP_ERRORS;
 
-export class HttpError extends Error {
-  readonly code: HttpErrorCode;
+export class HttpError extends CodedError<HttpErrorCode> {
   readonly status: number;
 
   constructor(code: HttpErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'HttpError';
-    this.code = code;
+    super(code, message, options);
     this.status = HTTP_ERRORS[code].status;
   }
 }
