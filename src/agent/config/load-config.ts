@@ -1,11 +1,9 @@
-// Loads an agent config file: YAML with positions → variant (written, or inferred from the keys) →
-// key check → empty values dropped → secret references → schema. Every problem in the file is collected in one pass and located at file:line:column.
-import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type ConfigIssue, describeFound, describeZodIssue, makeIssue } from '../../lib/config-issue.ts';
-import { errorCode, isRecord } from '../../lib/is-record.ts';
+import { isRecord } from '../../lib/is-record.ts';
 import { indexSchema, type SchemaIndex } from '../../lib/schema-walk.ts';
-import { type KeyPath, parseYamlSource, type YamlSource, YamlSyntaxError } from '../../lib/yaml-source.ts';
+import { readYamlFile } from '../../lib/yaml-file.ts';
+import type { KeyPath, YamlSource } from '../../lib/yaml-source.ts';
 import { builtinEngines, resolveSecrets, type SecretEngine, secretsSchema } from '../../secrets/index.ts';
 import { dropEmptyValues } from './empty-values.ts';
 import { checkKeys } from './key-check.ts';
@@ -78,19 +76,9 @@ function enginesFor(
 async function readSettings(
   file: string,
 ): Promise<{ source: YamlSource; raw: Record<string, unknown> } | ConfigIssue> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    return makeIssue('error', file, { line: 1, column: 1 }, [], `cannot read the file: ${errorCode(error)}`);
-  }
-  let source: YamlSource;
-  try {
-    source = parseYamlSource(text);
-  } catch (error) {
-    if (!(error instanceof YamlSyntaxError)) throw error;
-    return makeIssue('error', file, error.position, [], `invalid YAML: ${error.reason}`);
-  }
+  const read = await readYamlFile(file);
+  if (!read.ok) return read.issue;
+  const source = read.value;
   const raw = source.value ?? {};
   if (!isRecord(raw)) {
     return makeIssue(

@@ -1,24 +1,12 @@
-// Reads cloudctl's YAML config: YAML with positions → schema, every problem of the file collected in
-// one pass and located at file:line:column and key path, the way the agent's loader does. File paths
-// the config names are made absolute (relative to the config file), so nothing later depends on the
-// working directory. The files themselves are not read here: `config validate` runs where they are
-// often not mounted; `serve` checks them (checkReferencedFiles).
-import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { z } from 'zod';
 import { type ConfigIssue, describeFound, describeZodIssue, makeIssue } from '../../lib/config-issue.ts';
-import { errorCode, isRecord } from '../../lib/is-record.ts';
+import { isRecord } from '../../lib/is-record.ts';
 import { didYouMean, suggestKey } from '../../lib/key-suggestion.ts';
 import { unreadableFiles } from '../../lib/readable-files.ts';
 import { patternOf } from '../../lib/schema-walk.ts';
-import {
-  formatKeyPath,
-  type KeyPath,
-  parseYamlSource,
-  type SourcePosition,
-  type YamlSource,
-  YamlSyntaxError,
-} from '../../lib/yaml-source.ts';
+import { readYamlFile } from '../../lib/yaml-file.ts';
+import { formatKeyPath, type KeyPath, type SourcePosition } from '../../lib/yaml-source.ts';
 import { CloudctlError } from '../errors.ts';
 import { type CloudctlConfig, cloudctlConfigSchema } from './schema/cloudctl-config.ts';
 import { DEFAULT_DATA_DIR } from './schema/database.ts';
@@ -129,21 +117,9 @@ export function parseConfig(value: unknown, source: string, base: string): Cloud
 
 export async function loadConfig(file: string): Promise<LoadedConfig | FailedConfig> {
   const fail = (issues: ConfigIssue[]): FailedConfig => ({ ok: false, file, issues });
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    return fail([
-      makeIssue('error', file, { line: 1, column: 1 }, [], `cannot read the file: ${errorCode(error)}`),
-    ]);
-  }
-  let source: YamlSource;
-  try {
-    source = parseYamlSource(text);
-  } catch (error) {
-    if (!(error instanceof YamlSyntaxError)) throw error;
-    return fail([makeIssue('error', file, error.position, [], `invalid YAML: ${error.reason}`)]);
-  }
+  const read = await readYamlFile(file);
+  if (!read.ok) return fail([read.issue]);
+  const source = read.value;
   const keyAt = (path: KeyPath) => source.keyAt(path) ?? source.valueAt(path);
   const checked = check(source.value);
   if (!checked.ok) {

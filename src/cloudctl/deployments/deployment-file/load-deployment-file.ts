@@ -1,22 +1,11 @@
-// Loads a deployment file the way the agent loads its config: YAML with positions → schema →
-// cross-references and webhook templates → manifests read. Every problem of the file (and of the
-// manifest files it names) comes back in one run, located at file:line:column and key path; unknown
-// keys are refused with the nearest known key.
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { z } from 'zod';
 import { type ConfigIssue, describeFound, describeZodIssue, makeIssue } from '../../../lib/config-issue.ts';
 import { nearest } from '../../../lib/did-you-mean.ts';
-import { errorCode, isRecord } from '../../../lib/is-record.ts';
+import { isRecord } from '../../../lib/is-record.ts';
 import { didYouMean } from '../../../lib/key-suggestion.ts';
-import {
-  formatKeyPath,
-  type KeyPath,
-  parseYamlSource,
-  type SourcePosition,
-  type YamlSource,
-  YamlSyntaxError,
-} from '../../../lib/yaml-source.ts';
+import { parseYamlText, readTextFile } from '../../../lib/yaml-file.ts';
+import { formatKeyPath, type KeyPath, type SourcePosition } from '../../../lib/yaml-source.ts';
 import { acceptedKeys } from './accepted-keys.ts';
 import { crossReferences } from './cross-references.ts';
 import { type DeploymentFile, deploymentFileSchema } from './deployment-file-schema.ts';
@@ -107,13 +96,9 @@ export async function parseDeploymentFile(
 ): Promise<LoadedDeployment | FailedDeployment> {
   const { file } = options;
   const fail = (issues: ConfigIssue[]): FailedDeployment => ({ ok: false, file, issues });
-  let source: YamlSource;
-  try {
-    source = parseYamlSource(text);
-  } catch (error) {
-    if (!(error instanceof YamlSyntaxError)) throw error;
-    return fail([makeIssue('error', file, error.position, [], `invalid YAML: ${error.reason}`)]);
-  }
+  const yaml = parseYamlText(text, file);
+  if (!yaml.ok) return fail([yaml.issue]);
+  const source = yaml.value;
   const raw = source.value;
   if (!isRecord(raw))
     return fail([
@@ -160,17 +145,7 @@ export async function parseDeploymentFile(
 }
 
 export async function loadDeploymentFile(file: string): Promise<LoadedDeployment | FailedDeployment> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    return {
-      ok: false,
-      file,
-      issues: [
-        makeIssue('error', file, { line: 1, column: 1 }, [], `cannot read the file: ${errorCode(error)}`),
-      ],
-    };
-  }
-  return parseDeploymentFile(text, { file, baseDir: dirname(resolve(file)) });
+  const text = await readTextFile(file);
+  if (!text.ok) return { ok: false, file, issues: [text.issue] };
+  return parseDeploymentFile(text.value, { file, baseDir: dirname(resolve(file)) });
 }
