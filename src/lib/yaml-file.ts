@@ -15,7 +15,13 @@ export async function readTextFile(file: string): Promise<Read<string>> {
   } catch (error) {
     return {
       ok: false,
-      issue: makeIssue('error', file, { line: 1, column: 1 }, [], `cannot read the file: ${errorCode(error)}`),
+      issue: makeIssue(
+        'error',
+        file,
+        { line: 1, column: 1 },
+        [],
+        `cannot read the file: ${errorCode(error)}`,
+      ),
     };
   }
 }
@@ -26,7 +32,10 @@ export function parseYamlText(text: string, file: string): Read<YamlSource> {
     return { ok: true, value: parseYamlSource(text) };
   } catch (error) {
     if (!(error instanceof YamlSyntaxError)) throw error;
-    return { ok: false, issue: makeIssue('error', file, error.position, [], `invalid YAML: ${error.reason}`) };
+    return {
+      ok: false,
+      issue: makeIssue('error', file, error.position, [], `invalid YAML: ${error.reason}`),
+    };
   }
 }
 
