@@ -1,12 +1,13 @@
 // The discovery result of one cluster, cached: kinds are looked up often and change rarely. A kind
 // that is not found triggers one refresh (a CRD may have been created since), then an error.
+
+import { CodedError } from '../lib/coded-error.ts';
 import { type ApiResource, discoverResources, resourceFor } from './discovery.ts';
 import type { KubeHttp } from './kube-http.ts';
 
-export class UnknownKindError extends Error {
+export class UnknownKindError extends CodedError<'UNKNOWN_KIND'> {
   constructor(apiVersion: string, kind: string) {
-    super(`unknown kind ${kind} in ${apiVersion}: the cluster does not serve it`);
-    this.name = 'UnknownKindError';
+    super('UNKNOWN_KIND', `unknown kind ${kind} in ${apiVersion}: the cluster does not serve it`);
   }
 }
 

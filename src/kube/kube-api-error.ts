@@ -1,7 +1,9 @@
 // An error answer from a Kubernetes API server, carrying its Status object's reason and message.
+
+import { CodedError } from '../lib/coded-error.ts';
 import { isRecord } from '../lib/is-record.ts';
 
-export class KubeApiError extends Error {
+export class KubeApiError extends CodedError<'KUBE_API_ERROR'> {
   readonly status: number;
   /** Status.reason, e.g. `NotFound`, `Conflict`, `Forbidden`, `Expired`, `Invalid`. */
   readonly reason: string;
@@ -11,8 +13,7 @@ export class KubeApiError extends Error {
   constructor(status: number, method: string, path: string, body: unknown) {
     const statusObject = isRecord(body) && body.kind === 'Status' ? body : undefined;
     const message = typeof statusObject?.message === 'string' ? statusObject.message : `HTTP ${status}`;
-    super(`${method} ${path}: ${message}`);
-    this.name = 'KubeApiError';
+    super('KUBE_API_ERROR', `${method} ${path}: ${message}`);
     this.status = status;
     this.reason = typeof statusObject?.reason === 'string' ? statusObject.reason : '';
     const details = isRecord(statusObject?.details) ? statusObject.details : {};

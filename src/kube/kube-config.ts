@@ -7,11 +7,11 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 // The module, not the package root: see slim-client-node.ts.
 import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
+import { CodedError } from '../lib/coded-error.ts';
 
-export class KubeConfigError extends Error {
+export class KubeConfigError extends CodedError<'KUBECONFIG_INVALID'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'KubeConfigError';
+    super('KUBECONFIG_INVALID', message);
   }
 }
 

@@ -5,6 +5,7 @@
 import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { HttpMethod, RequestContext } from '@kubernetes/client-node/dist/gen/http/http.js';
 import { fetch } from 'undici';
+import { CodedError } from '../lib/coded-error.ts';
 import { errorCode, isRecord } from '../lib/is-record.ts';
 import { type RetryPolicy, withRetries } from '../lib/retry.ts';
 import { KubeApiError } from './kube-api-error.ts';
@@ -50,7 +51,7 @@ const isWatchType = (value: unknown): value is WatchEvent['type'] => WATCH_TYPES
 const CERTIFICATE_CODE = /CERT|SIGNATURE|ALTNAME/;
 
 /** The API server could not be reached at all (refused, reset, DNS, TLS). */
-export class KubeTransportError extends Error {
+export class KubeTransportError extends CodedError<'KUBE_UNREACHABLE'> {
   constructor(server: string, cause: unknown) {
     const inner = isRecord(cause) && isRecord(cause.cause) ? cause.cause : cause;
     const code = errorCode(inner);
@@ -59,8 +60,7 @@ export class KubeTransportError extends Error {
       CERTIFICATE_CODE.test(code) && inner instanceof Error
         ? ` (the API server's certificate was refused: ${inner.message}; give the cluster's CA in the kubeconfig, or set insecure: true on the account to skip verification)`
         : '';
-    super(`cannot reach ${server}: ${code}${hint}`, { cause });
-    this.name = 'KubeTransportError';
+    super('KUBE_UNREACHABLE', `cannot reach ${server}: ${code}${hint}`, { cause });
   }
 }
 

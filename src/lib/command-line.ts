@@ -2,8 +2,13 @@
 // validate|print FILE`; a usage error is reported with a pointer to --help and exit status 2.
 import { parseArgs } from 'node:util';
 import pkg from '../../package.json' with { type: 'json' };
+import { CodedError } from './coded-error.ts';
 
-export class UsageError extends Error {}
+export class UsageError extends CodedError<'USAGE'> {
+  constructor(message: string) {
+    super('USAGE', message);
+  }
+}
 
 /** Exit statuses of both programs. */
 export const EXIT = { ok: 0, invalidConfig: 1, usage: 2 } as const;

@@ -9,6 +9,7 @@ import {
   type Schema,
   YAMLException,
 } from 'js-yaml';
+import { CodedError } from './coded-error.ts';
 
 export interface SourcePosition {
   line: number;
@@ -35,12 +36,11 @@ export interface YamlSource {
   valueAt(path: KeyPath): SourcePosition;
 }
 
-export class YamlSyntaxError extends Error {
+export class YamlSyntaxError extends CodedError<'YAML_SYNTAX'> {
   readonly position: SourcePosition;
   readonly reason: string;
   constructor(reason: string, position: SourcePosition) {
-    super(reason);
-    this.name = 'YamlSyntaxError';
+    super('YAML_SYNTAX', reason);
     this.reason = reason;
     this.position = position;
   }

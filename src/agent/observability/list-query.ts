@@ -1,5 +1,6 @@
 // Filtering and paging of the admin JSON lists: `?field=value` filters (substring, case-insensitive)
 // on the fields a view allows, `?limit=` (1–500, default 100) and `?offset=` page through them.
+import { CodedError } from '../../lib/coded-error.ts';
 
 export interface Page<T> {
   items: T[];
@@ -10,7 +11,11 @@ export interface Page<T> {
   next?: string;
 }
 
-export class ListQueryError extends Error {}
+export class ListQueryError extends CodedError<'LIST_QUERY_INVALID'> {
+  constructor(message: string) {
+    super('LIST_QUERY_INVALID', message);
+  }
+}
 
 function intParam(url: URL, name: string, fallback: number, min: number, max: number): number {
   const raw = url.searchParams.get(name);

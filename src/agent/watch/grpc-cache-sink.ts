@@ -4,6 +4,7 @@
 // pace the agent). A broken stream fails the batches in flight; the uplink sends them again on the
 // next stream, after a reconnect.
 import type { CallOptions, ClientDuplexStream, Metadata } from '@grpc/grpc-js';
+import { CodedError } from '../../lib/coded-error.ts';
 import { type AbortableSettlers, abortableSettlers } from '../../lib/signalled-wait.ts';
 import {
   type CacheAck__Output,
@@ -21,10 +22,9 @@ export interface CachingConnection {
   unaryCallOptions(): CallOptions;
 }
 
-export class NotConnectedError extends Error {
+export class NotConnectedError extends CodedError<'NOT_CONNECTED'> {
   constructor() {
-    super('not connected to the control plane');
-    this.name = 'NotConnectedError';
+    super('NOT_CONNECTED', 'not connected to the control plane');
   }
 }
 

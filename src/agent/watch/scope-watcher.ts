@@ -28,6 +28,7 @@ import {
   type WatchEvent,
 } from '../../kube/index.ts';
 import { Backoff } from '../../lib/backoff.ts';
+import { CodedError } from '../../lib/coded-error.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import { scrubObject } from '../../lib/object-scrub.ts';
 import { untilWokenOrAborted } from '../../lib/signalled-wait.ts';
@@ -76,10 +77,18 @@ export interface ScopeWatcherOptions {
   streamingList?: boolean;
 }
 
-class Gone extends Error {}
+class Gone extends CodedError<'GONE'> {
+  constructor(message: string) {
+    super('GONE', message);
+  }
+}
 
 /** The API server would not serve this scope a streaming list; it is listed by pages from now on. */
-class StreamingListRefused extends Error {}
+class StreamingListRefused extends CodedError<'STREAMING_LIST_REFUSED'> {
+  constructor(message: string) {
+    super('STREAMING_LIST_REFUSED', message);
+  }
+}
 
 /** The annotation on the bookmark that ends a streaming list's initial events. */
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';

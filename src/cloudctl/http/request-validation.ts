@@ -2,12 +2,13 @@
 // gets, and a refusal names the parameter or field (`query parameter limit: …`, `body.account: …`).
 // U+0000 is refused everywhere first: PostgreSQL cannot store it in text.
 import type { FastifySchemaCompiler } from 'fastify';
+import { CodedError } from '../../lib/coded-error.ts';
 import { formatKeyPath } from '../../lib/yaml-source.ts';
 import { findNul } from './nul-character.ts';
 import { isZodSchema } from './route.ts';
 
 /** A part of the request a zod schema rejected; the message names the parameter. */
-export class ValidationFailure extends Error {
+export class ValidationFailure extends CodedError<'REQUEST_INVALID'> {
   constructor(part: string, issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>) {
     const prefix = part === 'querystring' ? 'query parameter ' : part === 'params' ? 'path parameter ' : '';
     const described = issues.map((issue) => {
@@ -16,8 +17,7 @@ export class ValidationFailure extends Error {
         part === 'body' ? (path === '' ? 'body' : `body.${path}`) : path === '' ? part : `${prefix}${path}`;
       return `${where}: ${issue.message}`;
     });
-    super(described.join('; '));
-    this.name = 'ValidationFailure';
+    super('REQUEST_INVALID', described.join('; '));
   }
 }
 

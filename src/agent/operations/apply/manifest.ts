@@ -1,6 +1,7 @@
 // The parts of a manifest the agent relies on, checked with a path to the bad field, and the
 // manifest itself kept as raw JSON so no field is lost on the way to the API server.
 import { z } from 'zod';
+import { CodedError } from '../../../lib/coded-error.ts';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
@@ -15,11 +16,10 @@ export const manifestSchema = z.looseObject({
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 
-export class InvalidManifestError extends Error {
+export class InvalidManifestError extends CodedError<'INVALID_MANIFEST'> {
   readonly path: string;
   constructor(path: string, message: string) {
-    super(`invalid manifest: ${path}: ${message}`);
-    this.name = 'InvalidManifestError';
+    super('INVALID_MANIFEST', `invalid manifest: ${path}: ${message}`);
     this.path = path;
   }
 }

@@ -4,19 +4,20 @@
 // agent's entry in the managed fields. `manifestDefaults` sends the manifest completed with the
 // API server's defaults (see completeWithDefaults).
 import { type ApiResource, KubeApiError, type KubeHttp, resourcePath } from '../../../kube/index.ts';
+import { CodedError } from '../../../lib/coded-error.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import { describeManifest, type Manifest } from './manifest.ts';
 
 export const FIELD_MANAGER = 'orch-agent';
 
-export class ApplyConflictError extends Error {
+export class ApplyConflictError extends CodedError<'APPLY_CONFLICT'> {
   readonly conflicts: Array<{ field: string; manager: string }>;
   constructor(manifest: Manifest, conflicts: Array<{ field: string; manager: string }>) {
     const list = conflicts.map((c) => `${c.field} (owned by ${c.manager})`).join(', ');
     super(
+      'APPLY_CONFLICT',
       `${describeManifest(manifest)}: server-side apply conflicts on ${list}; apply with force to take these fields over`,
     );
-    this.name = 'ApplyConflictError';
     this.conflicts = conflicts;
   }
 }

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { CodedError } from '../../../lib/coded-error.ts';
 import { CloudctlError } from '../../errors.ts';
 import type { OperationDispatcher, OperationOutcome } from '../../operations/index.ts';
 import { LeaseSweeper, type Leases } from '../../replicas/index.ts';
@@ -51,10 +52,9 @@ export interface Submission {
   user: string;
 }
 
-export class RollbackRefused extends Error {
+export class RollbackRefused extends CodedError<'ROLLBACK_REFUSED'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'RollbackRefused';
+    super('ROLLBACK_REFUSED', message);
   }
 }
 

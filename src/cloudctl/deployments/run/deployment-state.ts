@@ -10,6 +10,7 @@
 //              └──► SKIPPED (its target stopped before it, or a first version has nothing to compare)
 //
 // The deployment's own status follows from its targets (deploymentStatus).
+import { CodedError } from '../../../lib/coded-error.ts';
 
 export const TARGET_STATUSES = [
   'PENDING',
@@ -46,10 +47,9 @@ const STEP_MOVES: Readonly<Record<StepStatus, readonly StepStatus[]>> = {
   SKIPPED: [],
 };
 
-export class IllegalMoveError extends Error {
+export class IllegalMoveError extends CodedError<'ILLEGAL_MOVE'> {
   constructor(what: string, from: string, to: string) {
-    super(`illegal ${what} move ${from} -> ${to}`);
-    this.name = 'IllegalMoveError';
+    super('ILLEGAL_MOVE', `illegal ${what} move ${from} -> ${to}`);
   }
 }
 

@@ -4,6 +4,7 @@
 // again is the sender's. It tells "no answer at all" apart by throwing WebhookConnectionError,
 // because only that (and a few statuses) is worth another attempt.
 import type { OperationPayload } from '../../../contract/index.ts';
+import { CodedError } from '../../../lib/coded-error.ts';
 
 export interface WebhookTransportRequest {
   /** The methods the agent's `httpRequest` takes, so a request can go either way. */
@@ -36,9 +37,8 @@ export interface WebhookTransport {
  * The request got no HTTP answer: refused, reset, DNS failure, timeout, or the agent that was to
  * send it could not be reached. The message says which and never carries header values.
  */
-export class WebhookConnectionError extends Error {
+export class WebhookConnectionError extends CodedError<'WEBHOOK_UNREACHABLE'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'WebhookConnectionError';
+    super('WEBHOOK_UNREACHABLE', message);
   }
 }

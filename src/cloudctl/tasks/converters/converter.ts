@@ -3,6 +3,7 @@
 // 400 naming its path), says which account it acts on, and shapes the agent's answer into the task's
 // result object. Adding an operation name is one file in this folder and one line in index.ts.
 import type { z } from 'zod';
+import { CodedError } from '../../../lib/coded-error.ts';
 import type { ResolvedKind } from '../../caching/index.ts';
 
 /** The agent operation a converter produces; each converter types `payload` with the contract's. */
@@ -23,11 +24,10 @@ export interface ConverterContext {
 }
 
 /** A payload that parsed but cannot be carried out as asked; the path names the field. */
-export class PayloadError extends Error {
+export class PayloadError extends CodedError<'PAYLOAD_INVALID'> {
   readonly path: string;
   constructor(path: string, message: string) {
-    super(message);
-    this.name = 'PayloadError';
+    super('PAYLOAD_INVALID', message);
     this.path = path;
   }
 }

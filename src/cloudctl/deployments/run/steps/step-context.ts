@@ -2,6 +2,7 @@
 // waits, and the moves, gates, readiness checks and agent operations several kinds (and the
 // rollback) use. One per target run; a step kind is a function of a step and this context.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CodedError } from '../../../../lib/coded-error.ts';
 import { isRecord } from '../../../../lib/is-record.ts';
 import type { DeploymentFile } from '../../deployment-file/deployment-file-schema.ts';
 import { durationMs } from '../../deployment-file/duration.ts';
@@ -14,11 +15,10 @@ import type { VersionContext } from '../versioned-manifests.ts';
 import type { WebhookSender } from '../webhook-sender.ts';
 
 /** A step that cannot go on; `rollback` when the target should go back to its previous version. */
-export class StepFailure extends Error {
+export class StepFailure extends CodedError<'STEP_FAILED'> {
   readonly rollback: boolean;
   constructor(message: string, rollback: boolean) {
-    super(message);
-    this.name = 'StepFailure';
+    super('STEP_FAILED', message);
     this.rollback = rollback;
   }
 }
