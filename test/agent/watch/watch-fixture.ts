@@ -3,6 +3,7 @@
 // server's request counters, and small helpers to change objects in a cluster.
 import { KubeConfig } from '@kubernetes/client-node';
 import type { AgentRuntime } from '../../../src/agent/main.ts';
+import { SideServerError } from '../../../src/agent/observability/index.ts';
 import type { ListMethod, ListReason, RestartReason, WatchObserver } from '../../../src/agent/watch/index.ts';
 import type { CacheStore } from '../../../src/cloudctl/caching/index.ts';
 import type { ApiResource } from '../../../src/kube/index.ts';
@@ -38,17 +39,25 @@ export async function startAgent(
   logLevel = 'fatal',
   options: InProcessAgentOptions = {},
 ): Promise<RunningAgent> {
-  const healthPort = await freePort();
-  const metricsPort = await freePort();
-  const config = {
-    logging: { format: 'json', level: logLevel },
-    server: { host: '127.0.0.1', port: healthPort },
-    telemetry: { enabled: true, port: metricsPort },
-    cloudctl: { grpc: cp.address, insecure: true, auth: { token: AGENT_TOKEN } },
-    ...settings,
-  };
-  const agent = await startInProcessAgent(config, options);
-  return { runtime: agent.runtime, healthPort, metricsPort, logs: agent.logs, stop: () => agent.stop() };
+  for (let attempt = 1; ; attempt++) {
+    const healthPort = await freePort();
+    const metricsPort = await freePort();
+    const config = {
+      logging: { format: 'json', level: logLevel },
+      server: { host: '127.0.0.1', port: healthPort },
+      telemetry: { enabled: true, port: metricsPort },
+      cloudctl: { grpc: cp.address, insecure: true, auth: { token: AGENT_TOKEN } },
+      ...settings,
+    };
+    try {
+      const agent = await startInProcessAgent(config, options);
+      return { runtime: agent.runtime, healthPort, metricsPort, logs: agent.logs, stop: () => agent.stop() };
+    } catch (error) {
+      // Another process of the parallel run took a port between freePort() and the bind: new ports.
+      const taken = error instanceof SideServerError && error.code === 'ORCH_ERR_PORT_IN_USE';
+      if (!taken || attempt >= 3) throw error;
+    }
+  }
 }
 
 /** Milliseconds until `probe` holds, polling every 50 ms; throws after `limitMs`. */
