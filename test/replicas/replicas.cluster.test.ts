@@ -80,6 +80,8 @@ async function startAgent(grpcAddress: string): Promise<RunningProcess> {
     [
       `cloudctl:\n  grpc: ${grpcAddress}\n  insecure: true\n  auth:\n    token: encrypted:env!n:TEST_AGENT_TOKEN`,
       '  responseRetries:\n    backOffMs: 300',
+      // Redials within 2 s of cloudctl's database coming back (grpc's default grows to 120 s).
+      '  backoff:\n    maxDelay: 2000000000',
       `server:\n  host: 127.0.0.1\n  port: ${healthPort}`,
       'orchestrator:\n  accounts:',
       `    - name: ${ACCOUNT}`,
@@ -376,6 +378,14 @@ describe('cloudctl in three replicas on one PostgreSQL', () => {
     expect((await r1.api.get('/health')).status).toBe(200);
     await postgres.restart();
     await expect.poll(async () => (await r1.api.get('/ready')).status, { timeout: 30_000 }).toBe(200);
+    // A session whose heartbeat or changes (the Jobs of the tests before) could not be stored during
+    // the outage ended; the agent dials again on its backoff (at most 2 s apart here), so the test
+    // waits for its session as a user would. CI failed here when grpc's default had grown the wait.
+    await expect
+      .poll(async () => (await r1.api.get(`/agents/orchestrator/accounts/${ACCOUNT}`)).body.agents, {
+        timeout: 30_000,
+      })
+      .toEqual([{ agentId: AGENT_ID, caching: true }]);
     // Its listening connection is back too: an operation still reaches the agent and completes.
     const started = await r1.api.post('/ops/runJob', { account: ACCOUNT, manifest: job('after-db') });
     expect(started.status).toBe(200);
