@@ -2,10 +2,12 @@
 // them. The account definition, the operation payloads the agent's handlers accept, and their
 // types. Both programs import it; it imports neither. Other folders import from here only.
 export { accountSchemaAC, accountSchemaB, checkAccount } from './account.ts';
-export type { ObjectRef, OperationPayload, OperationType } from './operation-payloads.ts';
+export type { AccountDescription, ObjectRef, OperationPayload, OperationType } from './operation-payloads.ts';
 export {
+  accountDescriptionSchema,
   deletePayload,
   deployPayload,
+  describeAccountPayload,
   eventsPayload,
   getPayload,
   httpRequestPayload,

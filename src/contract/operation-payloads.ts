@@ -73,7 +73,22 @@ export const listPayload = z.object({
   fieldSelector: z.string().optional(),
   limit: z.int().min(1).max(5000).default(500),
   continue: z.string().optional(),
+  /** Items as the watch would send them (Secret values blanked): what cloudctl may keep in a result. */
+  scrubbed: z.boolean().default(false),
 });
+
+/** `describeAccount`: what cloudctl needs to place manifests before sending them. */
+export const describeAccountPayload = z.object({});
+
+/** The agent's answer to `describeAccount`. */
+export const accountDescriptionSchema = z.object({
+  /** Where a namespaced manifest without a namespace goes. */
+  defaultNamespace: z.string().min(1),
+  /** The account's allow-list (empty: every namespace) and deny-list. */
+  namespaces: z.array(z.string()),
+  omitNamespaces: z.array(z.string()),
+});
+export type AccountDescription = z.infer<typeof accountDescriptionSchema>;
 
 export const eventsPayload = objectRefSchema.extend({ namespace: z.string().min(1) });
 
@@ -115,6 +130,7 @@ export const OPERATION_PAYLOADS = {
   runJob: runJobPayload,
   get: getPayload,
   list: listPayload,
+  describeAccount: describeAccountPayload,
   events: eventsPayload,
   logs: logsPayload,
   httpRequest: httpRequestPayload,

@@ -10,4 +10,6 @@ export interface AccountCluster {
   http: KubeHttp;
   resources: ClusterResources;
   patchSchemas: Map<string, Promise<PatchSchema | undefined>>;
+  /** Where namespaced manifests without a namespace go (see default-namespace.ts). */
+  defaultNamespace: string;
 }

@@ -12,6 +12,7 @@ import { isRecord } from '../../lib/is-record.ts';
 import type { AccountConfig, AgentConfig } from '../config/index.ts';
 import type { AccountCluster } from './account-cluster.ts';
 import type { AccountRegistry } from './account-registry.ts';
+import { defaultNamespace } from './default-namespace.ts';
 
 export interface ClusterInfo {
   server: string;
@@ -62,6 +63,10 @@ export class AccountClusters {
         http,
         resources: new ClusterResources(http),
         patchSchemas: new Map(),
+        defaultNamespace: defaultNamespace(
+          account,
+          resolved.kubeConfig.getContextObject(resolved.kubeConfig.getCurrentContext())?.namespace,
+        ),
         info: { server: resolved.server, kubernetesVersion },
       });
       registry.setState(

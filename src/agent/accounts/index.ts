@@ -8,4 +8,5 @@ export type { AccountSource, AccountState, AccountStatus, CacheDirective } from 
 export { AccountRegistry } from './account-registry.ts';
 export type { Accounts, AccountsDeps, RegisteredAccount } from './accounts-feature.ts';
 export { createAccounts } from './accounts-feature.ts';
+export { defaultNamespace, namespaceAllowed } from './default-namespace.ts';
 export { isPlatformManaged } from './platform-managed.ts';

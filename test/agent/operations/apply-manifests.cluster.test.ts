@@ -42,6 +42,8 @@ async function target(orchestratorExtra = ''): Promise<ApplyTarget> {
     config,
     account: config.orchestrator.accounts[0]!,
     patchSchemas: new Map(),
+    // The test kubeconfig's context names no namespace (default-namespace.ts).
+    defaultNamespace: 'default',
   };
 }
 const SSA = '  serverSideApply:\n    enabled: always\n';
@@ -281,5 +283,114 @@ describe('bad input', () => {
     ]);
     await expect(missing).rejects.toThrow(KubeApiError);
     await expect(missing).rejects.toThrow('namespaces "nowhere" not found');
+  });
+});
+
+describe('placement: the default namespace and the account namespaces', () => {
+  it("puts a namespaced manifest without a namespace in the account's default namespace", async () => {
+    const t = { ...(await target()), defaultNamespace: 'kube-public' };
+    const [applied] = await apply(t, [
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'placed-by-default' }, data: { a: '1' } },
+    ]);
+    expect(applied).toMatchObject({ namespace: 'kube-public', name: 'placed-by-default' });
+    expect(await get('/api/v1/namespaces/kube-public/configmaps/placed-by-default')).toHaveProperty('data', {
+      a: '1',
+    });
+  });
+
+  it("refuses a namespace outside the account's list, and one it omits, before writing anything", async () => {
+    const listed = await target('');
+    const t = {
+      ...listed,
+      account: { ...listed.account, namespaces: ['default'], omitNamespaces: ['kube-system'] },
+    };
+    const outside = apply(t, [
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'first-ok', namespace: 'default' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'elsewhere', namespace: 'kube-public' } },
+    ]);
+    await expect(outside).rejects.toThrow(InvalidManifestError);
+    await expect(outside).rejects.toThrow(
+      "manifests[1].metadata.namespace: namespace 'kube-public' is not one of account test's namespaces (wrongNamespace)",
+    );
+    await expect(get('/api/v1/namespaces/default/configmaps/first-ok')).rejects.toMatchObject({
+      status: 404,
+    });
+    const omitted = { ...t, account: { ...t.account, namespaces: [] } };
+    await expect(
+      apply(omitted, [
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'kube-system' } },
+      ]),
+    ).rejects.toThrow("namespace 'kube-system' is not one of account test's namespaces");
+  });
+});
+
+describe("Spinnaker's strategy annotations", () => {
+  const configMap = (name: string, annotations: Record<string, string>, data: Record<string, string>) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: 'default', annotations },
+    data,
+  });
+
+  it('server-side-apply: true applies server-side, false client-side, where the settings allow', async () => {
+    const t = await target('');
+    await apply(t, [
+      configMap('ssa-true', { 'strategy.spinnaker.io/server-side-apply': 'true' }, { a: '1' }),
+    ]);
+    await apply(t, [
+      configMap('ssa-false', { 'strategy.spinnaker.io/server-side-apply': 'false' }, { a: '1' }),
+    ]);
+    const ssa = await get('/api/v1/namespaces/default/configmaps/ssa-true');
+    expect(managedFields(ssa).map((e) => [e.manager, e.operation])).toEqual([['orch-agent', 'Apply']]);
+    const csa = await get('/api/v1/namespaces/default/configmaps/ssa-false');
+    expect(csa).toHaveProperty([
+      'metadata',
+      'annotations',
+      'kubectl.kubernetes.io/last-applied-configuration',
+    ]);
+    expect(managedFields(csa).some((e) => e.operation === 'Apply')).toBe(false);
+  });
+
+  it('server-side-apply: force-conflicts takes over a field another manager owns', async () => {
+    const t = await target('');
+    const annotations = { 'strategy.spinnaker.io/server-side-apply': 'force-conflicts' };
+    await apply(t, [configMap('ssa-force', annotations, { a: '1' })]);
+    await http.request({
+      verb: 'patch',
+      method: 'PATCH',
+      path: '/api/v1/namespaces/default/configmaps/ssa-force',
+      query: { fieldManager: 'someone-else', force: true },
+      contentType: 'application/apply-patch+yaml',
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ssa-force' }, data: { a: '2' } },
+    });
+    await apply(t, [configMap('ssa-force', annotations, { a: '3' })]);
+    expect(await get('/api/v1/namespaces/default/configmaps/ssa-force')).toHaveProperty('data.a', '3');
+  });
+
+  it('replace writes the object whole: a key dropped from the manifest is gone, the uid stays', async () => {
+    const t = await target('');
+    const annotations = { 'strategy.spinnaker.io/replace': 'true' };
+    await apply(t, [configMap('replaced', annotations, { a: '1', b: '2' })]);
+    const before = await get('/api/v1/namespaces/default/configmaps/replaced');
+    await apply(t, [configMap('replaced', annotations, { a: '9' })]);
+    const after = await get('/api/v1/namespaces/default/configmaps/replaced');
+    expect(after).toHaveProperty('data', { a: '9' });
+    expect(after).toHaveProperty('metadata.uid', (before as { metadata: { uid: string } }).metadata.uid);
+    expect(after).not.toHaveProperty([
+      'metadata',
+      'annotations',
+      'kubectl.kubernetes.io/last-applied-configuration',
+    ]);
+  });
+
+  it('recreate deletes the object and creates it again: a new uid', async () => {
+    const t = await target('');
+    const annotations = { 'strategy.spinnaker.io/recreate': 'true' };
+    await apply(t, [configMap('recreated', annotations, { a: '1' })]);
+    const before = await get('/api/v1/namespaces/default/configmaps/recreated');
+    await apply(t, [configMap('recreated', annotations, { a: '2' })]);
+    const after = await get('/api/v1/namespaces/default/configmaps/recreated');
+    expect(after).toHaveProperty('data', { a: '2' });
+    expect(after).not.toHaveProperty('metadata.uid', (before as { metadata: { uid: string } }).metadata.uid);
   });
 });

@@ -113,30 +113,66 @@ describe('apply policy, variant B', () => {
       }),
     ).toEqual({
       serverSide: false,
+      forceConflicts: false,
       clearManagedFields: false,
       manifestDefaults: false,
     });
+  });
+
+  it("takes Spinnaker's server-side-apply annotation as ours, under the same settings", async () => {
+    const allowed = await config('orchestrator:\n  accounts:\n    - name: a\n');
+    const never = await config(
+      'orchestrator:\n  serverSideApply:\n    enabled: never\n  accounts:\n    - name: a\n',
+    );
+    const policy = (cfg: AgentConfig, value: string) =>
+      resolveApplyPolicy(cfg, cfg.orchestrator.accounts[0]!, {
+        kind: 'Deployment',
+        group: 'apps',
+        annotations: { 'strategy.spinnaker.io/server-side-apply': value },
+      });
+    expect(policy(allowed, 'true')).toMatchObject({ serverSide: true, forceConflicts: false });
+    expect(policy(allowed, 'force-conflicts')).toMatchObject({ serverSide: true, forceConflicts: true });
+    expect(policy(allowed, 'false')).toMatchObject({ serverSide: false, forceConflicts: false });
+    expect(policy(never, 'force-conflicts')).toMatchObject({ serverSide: false, forceConflicts: false });
   });
 });
 
 describe('apply policy, variants A and C', () => {
   it.each([
-    ['A', false, false, {}, { serverSide: true, clearManagedFields: false, manifestDefaults: true }],
-    ['C', true, false, {}, { serverSide: false, clearManagedFields: false, manifestDefaults: false }],
-    ['A', false, true, {}, { serverSide: true, clearManagedFields: false, manifestDefaults: false }],
+    [
+      'A',
+      false,
+      false,
+      {},
+      { serverSide: true, forceConflicts: false, clearManagedFields: false, manifestDefaults: true },
+    ],
+    [
+      'C',
+      true,
+      false,
+      {},
+      { serverSide: false, forceConflicts: false, clearManagedFields: false, manifestDefaults: false },
+    ],
+    [
+      'A',
+      false,
+      true,
+      {},
+      { serverSide: true, forceConflicts: false, clearManagedFields: false, manifestDefaults: false },
+    ],
     [
       'C',
       false,
       false,
       { [CLEAR_MANAGED_FIELDS_ANNOTATION]: 'enabled' },
-      { serverSide: true, clearManagedFields: true, manifestDefaults: true },
+      { serverSide: true, forceConflicts: false, clearManagedFields: true, manifestDefaults: true },
     ],
     [
       'A',
       true,
       false,
       { [SSA_ANNOTATION]: 'enabled' },
-      { serverSide: false, clearManagedFields: false, manifestDefaults: false },
+      { serverSide: false, forceConflicts: false, clearManagedFields: false, manifestDefaults: false },
     ],
   ] as const)(
     'variant %s, skipServerSideApply %s, skipManifestDefaults %s, annotations %j → %j',

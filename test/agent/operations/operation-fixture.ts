@@ -3,7 +3,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AccountCluster } from '../../../src/agent/accounts/index.ts';
+import { type AccountCluster, defaultNamespace } from '../../../src/agent/accounts/index.ts';
 import { type AgentConfig, formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
 import { HANDLERS, OperationExecutor, OperationJournal } from '../../../src/agent/operations/index.ts';
 import {
@@ -37,7 +37,17 @@ export async function accountCluster(
     retry: kubeRetryPolicy(config.orchestrator.retries),
     ...(onResponse === undefined ? {} : { onResponse }),
   });
-  return { config, account, http, resources: new ClusterResources(http), patchSchemas: new Map() };
+  const contextNamespace = resolved.kubeConfig.getContextObject(
+    resolved.kubeConfig.getCurrentContext(),
+  )?.namespace;
+  return {
+    config,
+    account,
+    http,
+    resources: new ClusterResources(http),
+    patchSchemas: new Map(),
+    defaultNamespace: defaultNamespace(account, contextNamespace),
+  };
 }
 
 /** A kubeconfig for `server` that authenticates with `token` (for RBAC tests). */

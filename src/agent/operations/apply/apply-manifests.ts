@@ -1,8 +1,11 @@
 // Applies a set of manifests to one account's cluster: Namespaces first, then CRDs (waiting until each
 // is Established, so custom resources in the same set resolve), then the rest in the given order.
-// Each manifest goes server-side or client-side as the apply policy decides.
+// Each manifest goes server-side or client-side as the apply policy decides, or is recreated or
+// replaced as its strategy annotations ask. A namespaced manifest without a namespace goes to the
+// account's default namespace; one outside the account's namespaces is refused before any write.
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  type ApiResource,
   type ClusterResources,
   type KubeHttp,
   loadPatchSchema,
@@ -10,10 +13,12 @@ import {
   resourcePath,
 } from '../../../kube/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
+import { namespaceAllowed } from '../../accounts/index.ts';
 import type { AccountConfig, AgentConfig } from '../../config/index.ts';
-import { resolveApplyPolicy } from './apply-policy.ts';
+import { type ApplyPolicy, resolveApplyPolicy } from './apply-policy.ts';
 import { clientSideApply } from './client-side-apply.ts';
-import { describeManifest, groupOf, type Manifest, parseManifest } from './manifest.ts';
+import { deleteAndWait, deployStrategy, replaceObject } from './deploy-strategy.ts';
+import { describeManifest, groupOf, InvalidManifestError, type Manifest, parseManifest } from './manifest.ts';
 import { serverSideApply } from './server-side-apply.ts';
 
 export interface ApplyTarget {
@@ -23,6 +28,8 @@ export interface ApplyTarget {
   account: AccountConfig;
   /** Patch schemas by `group/version/kind`, kept for the life of the account. */
   patchSchemas: Map<string, Promise<PatchSchema | undefined>>;
+  /** Where namespaced manifests without a namespace go. */
+  defaultNamespace: string;
 }
 
 export interface AppliedObject {
@@ -66,6 +73,49 @@ async function waitEstablished(target: ApplyTarget, manifest: Manifest, options:
   target.resources.refresh();
 }
 
+/** A manifest placed in a namespace the account may not write to; refused before anything changes. */
+function checkNamespace(target: ApplyTarget, manifest: Manifest, path: string): void {
+  const namespace = manifest.metadata.namespace;
+  if (namespace !== undefined && !namespaceAllowed(target.account, namespace)) {
+    throw new InvalidManifestError(
+      path,
+      `namespace '${namespace}' is not one of account ${target.account.name}'s namespaces (wrongNamespace)`,
+    );
+  }
+}
+
+/** Writes one manifest as its strategy annotations ask (deploy-strategy.ts) or its policy says. */
+async function writeManifest(
+  target: ApplyTarget,
+  resource: ApiResource,
+  manifest: Manifest,
+  policy: ApplyPolicy,
+  options: ApplyOptions,
+): Promise<unknown> {
+  const strategy = deployStrategy(manifest.metadata.annotations ?? {});
+  if (strategy === 'replace') return replaceObject(target.http, resource, manifest, options.signal);
+  if (strategy === 'recreate') {
+    await deleteAndWait(target.http, resource, manifest, options.crdTimeoutMs, options.signal);
+  }
+  const schema = () => {
+    const key = `${groupOf(manifest.apiVersion)}/${resource.version}/${manifest.kind}`;
+    let cached = target.patchSchemas.get(key);
+    if (cached === undefined) {
+      cached = loadPatchSchema(target.http, resource.group, resource.version, manifest.kind, options.signal);
+      target.patchSchemas.set(key, cached);
+    }
+    return cached;
+  };
+  // Each request of either apply mode is retried by the account's KubeHttp (orchestrator.retries).
+  return policy.serverSide
+    ? serverSideApply(target.http, resource, manifest, {
+        ...policy,
+        force: options.force || policy.forceConflicts,
+        signal: options.signal,
+      })
+    : clientSideApply(target.http, resource, manifest, schema, options.signal);
+}
+
 export async function applyManifests(
   target: ApplyTarget,
   raw: unknown[],
@@ -73,33 +123,24 @@ export async function applyManifests(
 ): Promise<AppliedObject[]> {
   // Validate everything before changing anything.
   const manifests = raw.map((m, i) => parseManifest(m, i));
+  for (const [i, m] of manifests.entries()) checkNamespace(target, m, `manifests[${i}].metadata.namespace`);
   const ordered = manifests.map((m, i) => ({ m, i })).sort((a, b) => rank(a.m) - rank(b.m) || a.i - b.i);
   const applied: AppliedObject[] = [];
-  for (const { m: manifest } of ordered) {
-    const resource = await target.resources.resolve(manifest.apiVersion, manifest.kind, options.signal);
+  for (const { m: given, i } of ordered) {
+    const resource = await target.resources.resolve(given.apiVersion, given.kind, options.signal);
+    // A namespaced object without a namespace goes where kubectl would put it (default-namespace.ts).
+    const manifest =
+      resource.namespaced && !given.metadata.namespace
+        ? { ...given, metadata: { ...given.metadata, namespace: target.defaultNamespace } }
+        : given;
+    checkNamespace(target, manifest, `manifests[${i}].metadata.namespace`);
     const group = groupOf(manifest.apiVersion);
     const policy = resolveApplyPolicy(target.config, target.account, {
       kind: manifest.kind,
       group,
       annotations: manifest.metadata.annotations ?? {},
     });
-    const key = `${group}/${resource.version}/${manifest.kind}`;
-    const schema = () => {
-      let cached = target.patchSchemas.get(key);
-      if (cached === undefined) {
-        cached = loadPatchSchema(target.http, group, resource.version, manifest.kind, options.signal);
-        target.patchSchemas.set(key, cached);
-      }
-      return cached;
-    };
-    // Each request of either apply mode is retried by the account's KubeHttp (orchestrator.retries).
-    const result = policy.serverSide
-      ? await serverSideApply(target.http, resource, manifest, {
-          ...policy,
-          force: options.force,
-          signal: options.signal,
-        })
-      : await clientSideApply(target.http, resource, manifest, schema, options.signal);
+    const result = await writeManifest(target, resource, manifest, policy, options);
     const metadata = isRecord(result) && isRecord(result.metadata) ? result.metadata : {};
     applied.push({
       apiVersion: manifest.apiVersion,

@@ -1,7 +1,9 @@
 // Decides, per manifest, how the agent applies it: server-side or client-side, whether to clear
 // managed fields, whether to add field defaults. Variant B resolves the three `serverSideApply`
-// settings, the per-kind entries and the manifest's annotations; A and C use the two skip settings.
+// settings, the per-kind entries and the manifest's annotations (ours, and Spinnaker's
+// `strategy.spinnaker.io/server-side-apply`); A and C use the two skip settings.
 import { type AccountConfig, type AgentConfig, serverSideApplySettings } from '../../config/index.ts';
+import { SPINNAKER_SSA_ANNOTATION } from './deploy-strategy.ts';
 
 export const SSA_ANNOTATION = 'agent-orch.vendor.io/serverside-apply';
 export const CLEAR_MANAGED_FIELDS_ANNOTATION = 'agent-orch.vendor.io/ssa-clear-managed-fields';
@@ -9,6 +11,8 @@ export const MANIFEST_DEFAULTS_ANNOTATION = 'agent-orch.vendor.io/ssa-manifest-d
 
 export interface ApplyPolicy {
   serverSide: boolean;
+  /** Server-side apply takes conflicting fields over (`force-conflicts`). */
+  forceConflicts: boolean;
   clearManagedFields: boolean;
   manifestDefaults: boolean;
 }
@@ -24,6 +28,16 @@ export interface ManifestFacts {
 
 function enabledByAnnotation(annotations: Record<string, string>, key: string): boolean {
   return annotations[key]?.trim().toLowerCase() === 'enabled';
+}
+
+/**
+ * Spinnaker's `strategy.spinnaker.io/server-side-apply`: `true` or `force-conflicts` count as our
+ * per-manifest annotation set to `enabled` (so the settings still decide first, as the spec says),
+ * and `force-conflicts` takes over fields other managers own.
+ */
+function spinnakerServerSide(annotations: Record<string, string>): { enabled: boolean; force: boolean } {
+  const value = annotations[SPINNAKER_SSA_ANNOTATION]?.trim().toLowerCase();
+  return { enabled: value === 'true' || value === 'force-conflicts', force: value === 'force-conflicts' };
 }
 
 /**
@@ -52,13 +66,15 @@ export function resolveApplyPolicy(
   const ssa = serverSideApplySettings(config);
   if (ssa !== undefined) {
     const entry = ssa.kinds.find((k) => matchesKind(k.kind, facts));
+    const spinnaker = spinnakerServerSide(annotations);
     const serverSide = resolveSetting(
       ssa.enabled,
       entry?.enabled,
-      enabledByAnnotation(annotations, SSA_ANNOTATION),
+      enabledByAnnotation(annotations, SSA_ANNOTATION) || spinnaker.enabled,
     );
     return {
       serverSide,
+      forceConflicts: serverSide && spinnaker.force,
       // Clearing managed fields and adding defaults are server-side apply features.
       clearManagedFields:
         serverSide &&
@@ -83,6 +99,7 @@ export function resolveApplyPolicy(
   const serverSide = !skipServerSide;
   return {
     serverSide,
+    forceConflicts: serverSide && spinnakerServerSide(annotations).force,
     clearManagedFields: serverSide && enabledByAnnotation(annotations, CLEAR_MANAGED_FIELDS_ANNOTATION),
     manifestDefaults: serverSide && !skipDefaults,
   };

@@ -5,7 +5,7 @@ import { deleteHandler } from './delete.ts';
 import { deployHandler } from './deploy.ts';
 import { httpRequestHandler } from './http-request.ts';
 import { patchHandler } from './patch.ts';
-import { eventsHandler, getHandler, listHandler, logsHandler } from './reads.ts';
+import { describeAccountHandler, eventsHandler, getHandler, listHandler, logsHandler } from './reads.ts';
 import { rolloutHandler } from './rollout.ts';
 import { runJobHandler } from './run-job.ts';
 import { scaleHandler } from './scale.ts';
@@ -19,6 +19,7 @@ export const HANDLERS: ReadonlyArray<RegisteredHandler> = [
   runJobHandler,
   getHandler,
   listHandler,
+  describeAccountHandler,
   eventsHandler,
   logsHandler,
   httpRequestHandler,

@@ -1,7 +1,14 @@
 // Read operations: `get` one object (as it is, or as the cache keeps it), `list` objects of a kind
-// (one page, continue token returned), `events` about one object, and `logs` of a pod's container
+// (one page, continue token returned), `describeAccount` (where manifests may go), `events` about one object, and `logs` of a pod's container
 // (an instance's console output).
-import { eventsPayload, getPayload, listPayload, logsPayload } from '../../../contract/index.ts';
+import {
+  type AccountDescription,
+  describeAccountPayload,
+  eventsPayload,
+  getPayload,
+  listPayload,
+  logsPayload,
+} from '../../../contract/index.ts';
 import { resourcePath } from '../../../kube/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import { scrubObject } from '../../../lib/object-scrub.ts';
@@ -43,14 +50,30 @@ export const listHandler = defineHandler({
     });
     const body = isRecord(answer.body) ? answer.body : {};
     const metadata = isRecord(body.metadata) ? body.metadata : {};
+    const items = Array.isArray(body.items) ? body.items : [];
     return {
-      items: Array.isArray(body.items) ? body.items : [],
+      // A list names no kind on its items; scrubbing needs it to find Secrets.
+      items: payload.scrubbed
+        ? items
+            .filter(isRecord)
+            .map((item) => scrubObject({ apiVersion: payload.apiVersion, kind: payload.kind, ...item }))
+        : items,
       resourceVersion: metadata.resourceVersion,
       ...(typeof metadata.continue === 'string' && metadata.continue !== ''
         ? { continue: metadata.continue }
         : {}),
     };
   },
+});
+
+export const describeAccountHandler = defineHandler({
+  type: 'describeAccount',
+  payload: describeAccountPayload,
+  run: async (_payload, { cluster }): Promise<AccountDescription> => ({
+    defaultNamespace: cluster.defaultNamespace,
+    namespaces: [...cluster.account.namespaces],
+    omitNamespaces: [...cluster.account.omitNamespaces],
+  }),
 });
 
 export const eventsHandler = defineHandler({
