@@ -81,6 +81,13 @@ const SPELLINGS: Record<string, string> = {
 };
 
 /** Spinnaker's spelling of a kind: lower camel case for native groups, `Kind.group` otherwise. */
+/** Whether apiVersion and kind name a built-in kind of the table (its scope is then known). */
+export function isBuiltInKind(apiVersion: string, kind: string): boolean {
+  const known = BY_NAME.get(kind.toLowerCase());
+  const group = (v: string) => (v.includes('/') ? v.split('/')[0] : '');
+  return known !== undefined && known.kind === kind && group(known.apiVersion) === group(apiVersion);
+}
+
 export function spinnakerKind(apiVersion: string, kind: string): string {
   const group = apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '';
   if (!NATIVE_GROUPS.has(group)) return `${kind}.${group}`;

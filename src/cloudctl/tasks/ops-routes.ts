@@ -1,5 +1,5 @@
 // POST /ops and POST /ops/{name} (both deprecated in the API we mirror, and still how its clients
-// write): each operation is validated, authorized (WRITE on its account) and turned into an agent
+// write), and the provider's forms POST /orchestrator/ops and /orchestrator/ops/{name}: each operation is validated, authorized (WRITE on its account) and turned into an agent
 // operation before anything is stored, so a bad request changes nothing. The answer is the task
 // that runs them; a retry with the same clientRequestId gets the same task back.
 import { z } from 'zod';
@@ -89,6 +89,40 @@ async function start(steps: TaskStep[], requestId: string | undefined, user: Pri
   return { id: task.id, resourceUri: `/task/${task.id}` };
 }
 
+/** The task of a list of `{operationName: payload}`, carried out in order. */
+async function startMany(
+  body: Record<string, Record<string, unknown>>[],
+  requestId: string | undefined,
+  user: Principal,
+  deps: OpsRouteDeps,
+) {
+  const steps: TaskStep[] = [];
+  for (const [index, entry] of body.entries()) {
+    const names = Object.keys(entry);
+    if (names.length !== 1) {
+      throw invalid(`body[${index}]`, `expected one operation name as the only key, found ${names.length}`);
+    }
+    const [name = ''] = names;
+    steps.push(await toStep(name, entry[name], `body[${index}].${name}`, user, deps));
+  }
+  return start(steps, requestId, user, deps);
+}
+
+async function startOne(
+  name: string,
+  body: unknown,
+  requestId: string | undefined,
+  user: Principal,
+  deps: OpsRouteDeps,
+) {
+  if (!isRecord(body)) throw invalid('body', 'expected a JSON object');
+  return start([await toStep(name, body, 'body', user, deps)], requestId, user, deps);
+}
+
+const operationsBody = z.array(z.record(z.string(), payloadObject)).min(1).max(100);
+/** The provider paths take only ours: `kubernetes` in the API we mirror. */
+const cloudProviderParam = z.literal('orchestrator').describe('the cloud provider: orchestrator');
+
 export function opsRoutes(deps: OpsRouteDeps): Route[] {
   return [
     defineRoute({
@@ -101,24 +135,10 @@ export function opsRoutes(deps: OpsRouteDeps): Route[] {
       access: 'user',
       schema: {
         querystring: clientRequestIdSchema,
-        body: z.array(z.record(z.string(), payloadObject)).min(1).max(100),
+        body: operationsBody,
         response: { 200: startOperationResultSchema },
       },
-      handler: async ({ body, query, user }) => {
-        const steps: TaskStep[] = [];
-        for (const [index, entry] of body.entries()) {
-          const names = Object.keys(entry);
-          if (names.length !== 1) {
-            throw invalid(
-              `body[${index}]`,
-              `expected one operation name as the only key, found ${names.length}`,
-            );
-          }
-          const [name = ''] = names;
-          steps.push(await toStep(name, entry[name], `body[${index}].${name}`, user, deps));
-        }
-        return start(steps, query.clientRequestId, user, deps);
-      },
+      handler: ({ body, query, user }) => startMany(body, query.clientRequestId, user, deps),
     }),
     defineRoute({
       method: 'POST',
@@ -133,11 +153,41 @@ export function opsRoutes(deps: OpsRouteDeps): Route[] {
         body: payloadObject,
         response: { 200: startOperationResultSchema },
       },
-      handler: async ({ params, body, query, user }) => {
-        if (!isRecord(body)) throw invalid('body', 'expected a JSON object');
-        const step = await toStep(params.name, body, 'body', user, deps);
-        return start([step], query.clientRequestId, user, deps);
+      handler: ({ params, body, query, user }) =>
+        startOne(params.name, body, query.clientRequestId, user, deps),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/:cloudProvider/ops',
+      summary:
+        "Run a provider's operations: a list of {operationName: payload}, carried out in order as one task",
+      tag: 'operations',
+      access: 'user',
+      schema: {
+        params: z.object({ cloudProvider: cloudProviderParam }),
+        querystring: clientRequestIdSchema,
+        body: operationsBody,
+        response: { 200: startOperationResultSchema },
       },
+      handler: ({ body, query, user }) => startMany(body, query.clientRequestId, user, deps),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/:cloudProvider/ops/:name',
+      summary: "Run one of a provider's operations as a task",
+      tag: 'operations',
+      access: 'user',
+      schema: {
+        params: z.object({
+          cloudProvider: cloudProviderParam,
+          name: z.enum(OPERATION_NAMES).describe('the operation'),
+        }),
+        querystring: clientRequestIdSchema,
+        body: payloadObject,
+        response: { 200: startOperationResultSchema },
+      },
+      handler: ({ params, body, query, user }) =>
+        startOne(params.name, body, query.clientRequestId, user, deps),
     }),
   ];
 }

@@ -8,6 +8,7 @@ import type { Route } from '../http/index.ts';
 import type { OperationDispatcher, OperationStore } from '../operations/index.ts';
 import { type LeaseStore, REPLICA_BEAT_MS, REPLICA_LEASE_MS } from '../replicas/index.ts';
 import type { AgentRegistry } from '../sessions/index.ts';
+import { agentClusterReads } from './agent-cluster-reads.ts';
 import { opsRoutes } from './ops-routes.ts';
 import { taskRoutes } from './task-routes.ts';
 import { TaskRunner } from './task-runner.ts';
@@ -48,7 +49,11 @@ export function tasksFeature(deps: TasksFeatureDeps): TasksFeature {
   return {
     runner,
     routes: [
-      ...opsRoutes({ runner, guard, context: { kinds: stores.kinds } }),
+      ...opsRoutes({
+        runner,
+        guard,
+        context: { kinds: stores.kinds, cluster: agentClusterReads(deps.dispatcher) },
+      }),
       ...taskRoutes({ store: stores, guard, ownerId: `cloudctl@${hostname()}` }),
     ],
   };

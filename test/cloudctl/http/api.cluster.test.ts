@@ -108,7 +108,8 @@ describe('the HTTP API with a real agent and cluster', () => {
     const task = await taskDone(ops, started.body.id);
     expect(task.status).toMatchObject({ completed: true, failed: false });
     expect(task.resultObjects[0].manifestNamesByNamespace).toEqual({
-      [NS]: ['configMap shop-settings', 'deployment shop'],
+      // ConfigMaps are versioned, as Spinnaker deploys them.
+      [NS]: ['configMap shop-settings-v000', 'deployment shop'],
     });
     const deployment = await cluster.request('GET', `/apis/apps/v1/namespaces/${NS}/deployments/shop`);
     expect(deployment.status).toBe(200);
@@ -143,14 +144,14 @@ describe('the HTTP API with a real agent and cluster', () => {
 
     const deleted = await ops.post('/ops/deleteManifest', {
       account: ACCOUNT,
-      manifestName: 'configMap shop-settings',
+      manifestName: 'configMap shop-settings-v000',
       location: NS,
     });
     const task = await taskDone(ops, deleted.body.id);
     expect(task.status.failed).toBe(false);
-    expect((await cluster.request('GET', `/api/v1/namespaces/${NS}/configmaps/shop-settings`)).status).toBe(
-      404,
-    );
+    expect(
+      (await cluster.request('GET', `/api/v1/namespaces/${NS}/configmaps/shop-settings-v000`)).status,
+    ).toBe(404);
   });
 
   it('reports a failure of the cluster in the task, with its reason', async () => {

@@ -79,7 +79,7 @@ afterAll(async () => {
 describe('POST /ops', () => {
   it('deploys through the agent and reports the created manifests in the task', async () => {
     const agent = await connectedAgent(cp.address, ['ops-deploy']);
-    const started = await ops.post('/ops', [
+    const posted = ops.post('/ops', [
       {
         deployManifest: {
           account: 'ops-deploy',
@@ -95,22 +95,35 @@ describe('POST /ops', () => {
         },
       },
     ]);
+    // Before it answers, cloudctl asks the agent where the account's manifests may go.
+    const describe = await succeedNext(agent, {
+      defaultNamespace: 'default',
+      namespaces: [],
+      omitNamespaces: [],
+    });
+    expect(describe?.type).toBe('describeAccount');
+    const started = await posted;
     expect(started.status).toBe(200);
     expect(started.body).toEqual({ id: expect.any(String), resourceUri: `/task/${started.body.id}` });
 
-    const op = await succeedNext(agent, { applied: [] });
+    const op = await succeedNext(agent, { applied: [] }, 1);
     expect(op?.type).toBe('deploy');
     const payload = JSON.parse(op?.payload.toString() ?? '{}');
-    expect(payload.manifests[0].metadata).toEqual({
+    // Namespaces go first; cluster-scoped kinds keep no namespace.
+    expect(payload.manifests[0].kind).toBe('Namespace');
+    expect(payload.manifests[0].metadata.namespace).toBeUndefined();
+    expect(payload.manifests[1].metadata).toEqual({
       name: 'web',
       namespace: 'team-a',
       annotations: {
         'moniker.spinnaker.io/application': 'web',
         'moniker.spinnaker.io/cluster': 'deployment web',
+        'artifact.spinnaker.io/name': 'web',
+        'artifact.spinnaker.io/type': 'orchestrator/deployment',
+        'artifact.spinnaker.io/location': 'team-a',
       },
+      labels: { 'app.kubernetes.io/name': 'web', 'app.kubernetes.io/managed-by': 'spinnaker' },
     });
-    // Cluster-scoped kinds keep no namespace.
-    expect(payload.manifests[1].metadata.namespace).toBeUndefined();
 
     const task = await taskWhen(ops, started.body.id, (t) => t.status.completed);
     expect(task.status).toMatchObject({ completed: true, complete: true, failed: false, retryable: false });
@@ -121,7 +134,25 @@ describe('POST /ops', () => {
       'team-a': ['deployment web'],
       '': ['namespace team-a'],
     });
-    expect(task.resultObjects[0].manifests[0].metadata.namespace).toBe('team-a');
+    expect(task.resultObjects[0].manifests[1].metadata.namespace).toBe('team-a');
+    expect(task.resultObjects[0].createdArtifacts).toEqual([
+      {
+        type: 'orchestrator/namespace',
+        name: 'team-a',
+        reference: 'team-a',
+        location: '',
+        version: '',
+        customKind: false,
+      },
+      {
+        type: 'orchestrator/deployment',
+        name: 'web',
+        reference: 'web',
+        location: 'team-a',
+        version: '',
+        customKind: false,
+      },
+    ]);
   });
 
   it('runs the operations of one request in order, as one task', async () => {

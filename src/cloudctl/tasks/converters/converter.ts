@@ -3,6 +3,7 @@
 // 400 naming its path), says which account it acts on, and shapes the agent's answer into the task's
 // result object. Adding an operation name is one file in this folder and one line in index.ts.
 import type { z } from 'zod';
+import type { AccountDescription } from '../../../contract/index.ts';
 import { CodedError } from '../../../lib/coded-error.ts';
 import type { ResolvedKind } from '../../caching/index.ts';
 
@@ -19,8 +20,21 @@ export interface KindResolver {
   resolve(account: string, spinnakerKind: string): Promise<ResolvedKind | undefined>;
 }
 
+/**
+ * What a converter may read from the account's cluster through its agent, at the time of the request:
+ * where manifests may go, and the objects a deploy versions against (Secret values blanked).
+ */
+export interface ClusterReads {
+  describe(account: string): Promise<AccountDescription>;
+  list(account: string, of: { apiVersion: string; kind: string; namespace: string }): Promise<KubeObject[]>;
+}
+
+/** An object as the API server answers it. */
+export type KubeObject = Record<string, unknown>;
+
 export interface ConverterContext {
   kinds: KindResolver;
+  cluster: ClusterReads;
 }
 
 /** A payload that parsed but cannot be carried out as asked; the path names the field. */

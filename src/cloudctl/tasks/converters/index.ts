@@ -2,7 +2,7 @@
 // folder and one line here.
 import type { OperationConverter } from './converter.ts';
 import { deleteManifest } from './delete-manifest.ts';
-import { deployManifest } from './deploy-manifest.ts';
+import { deployManifest } from './deploy/deploy-manifest.ts';
 import { patchManifest } from './patch-manifest.ts';
 import {
   pauseRolloutManifest,
@@ -27,8 +27,10 @@ export const CONVERTERS: ReadonlyArray<OperationConverter> = [
 
 export {
   type AgentStep,
+  type ClusterReads,
   type ConverterContext,
   type KindResolver,
+  type KubeObject,
   type OperationConverter,
   PayloadError,
 } from './converter.ts';

@@ -1,0 +1,296 @@
+// deployManifest as Spinnaker's Kubernetes provider carries it out, against the real cluster through
+// a real agent and cloudctl, written from what clouddriver's own integration cases check: versioned
+// ConfigMaps, Secrets and ReplicaSets (`-v000`, a new version for new content, the same version for
+// the same content, none when the manifest says so), label selectors, the account's default
+// namespace and its namespace list, `use-source-capacity`, the labels clouddriver adds, the
+// provider path `/orchestrator/ops`, and a 400 naming what cloudctl does not carry out.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
+import { TestSystem } from '../../support/processes.ts';
+import { type ApiClient, apiClient } from '../http-client.ts';
+
+const NS = 'spin-deploy';
+const ACCOUNT = 'spin-deploy';
+const TOKENS = { agent: 'agent-token-spin-8d1c', ops: 'ops-token-spin-40a7' };
+
+let dir: string;
+let cluster: ClusterClient;
+let system: TestSystem;
+let ops: ApiClient;
+
+interface Task {
+  status: { completed: boolean; failed: boolean };
+  resultObjects: Array<{ manifestNamesByNamespace: Record<string, string[]>; createdArtifacts: unknown[] }>;
+  history: unknown[];
+}
+
+async function taskDone(id: string, timeoutMs = 30_000): Promise<Task> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await ops.get(`/task/${id}`).catch(() => undefined);
+    if (answer?.status === 200 && answer.body.status.completed) return answer.body;
+    if (Date.now() > deadline) throw new Error(`task ${id} not completed: ${JSON.stringify(answer?.body)}`);
+    await sleep(100);
+  }
+}
+
+/** Deploys as Orca does, through the provider path, and answers the names the task deployed. */
+async function deploy(request: Record<string, unknown>): Promise<Task> {
+  const started = await ops.post('/orchestrator/ops', [
+    { deployManifest: { account: ACCOUNT, cloudProvider: 'orchestrator', source: 'text', ...request } },
+  ]);
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  const task = await taskDone(started.body.id);
+  expect(task.status.failed, JSON.stringify(task.history)).toBe(false);
+  return task;
+}
+
+const names = (task: Task) => task.resultObjects[0]?.manifestNamesByNamespace;
+
+const configMap = (name: string, data: Record<string, string>, extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: NS, ...extra },
+  data,
+});
+
+const replicaSet = (name: string, image: string, annotations: Record<string, string> = {}) => ({
+  apiVersion: 'apps/v1',
+  kind: 'ReplicaSet',
+  metadata: { name, namespace: NS, annotations },
+  spec: {
+    replicas: 1,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image }] } },
+  },
+});
+
+async function get(path: string) {
+  return cluster.request('GET', path);
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cloudctl-spin-deploy-'));
+  cluster = sharedClusterClient();
+  system = await TestSystem.startCloudctl({
+    dir,
+    agent: { id: 'spin-agent', token: TOKENS.agent },
+    users: [{ name: 'olga', token: TOKENS.ops, roles: ['ops'] }],
+    account: {
+      name: ACCOUNT,
+      kubeconfig: sharedCluster().kubeconfigPath,
+      namespaces: [NS],
+      kinds: ['deployment', 'replicaSet', 'configMap', 'secret', 'pod'],
+      read: ['ops'],
+      write: ['ops'],
+    },
+  });
+  await cluster.request('POST', '/api/v1/namespaces', {
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
+  });
+  await system.startAgent();
+  ops = apiClient(system.url, TOKENS.ops);
+}, 120_000);
+
+afterAll(async () => {
+  await system?.stop();
+  await cluster?.request('DELETE', `/api/v1/namespaces/${NS}`);
+  await cluster?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('versioned resources', () => {
+  it('deploys a ConfigMap as -v000, new content as -v001 beside it, the same content as the same version', async () => {
+    const first = await deploy({ moniker: { app: 'cfg' }, manifests: [configMap('settings', { a: '1' })] });
+    expect(names(first)).toEqual({ [NS]: ['configMap settings-v000'] });
+    const second = await deploy({ moniker: { app: 'cfg' }, manifests: [configMap('settings', { a: '2' })] });
+    expect(names(second)).toEqual({ [NS]: ['configMap settings-v001'] });
+    const again = await deploy({ moniker: { app: 'cfg' }, manifests: [configMap('settings', { a: '2' })] });
+    expect(names(again)).toEqual({ [NS]: ['configMap settings-v001'] });
+
+    const v0 = await get(`/api/v1/namespaces/${NS}/configmaps/settings-v000`);
+    expect(v0.json).toMatchObject({ data: { a: '1' } });
+    const v1 = await get(`/api/v1/namespaces/${NS}/configmaps/settings-v001`);
+    expect(v1.json).toMatchObject({
+      data: { a: '2' },
+      metadata: {
+        annotations: {
+          'artifact.spinnaker.io/name': 'settings',
+          'artifact.spinnaker.io/type': 'orchestrator/configMap',
+          'artifact.spinnaker.io/location': NS,
+          'artifact.spinnaker.io/version': 'v001',
+          'moniker.spinnaker.io/application': 'cfg',
+          'moniker.spinnaker.io/cluster': 'configMap settings',
+          'moniker.spinnaker.io/sequence': '1',
+        },
+        labels: {
+          'app.kubernetes.io/name': 'cfg',
+          'app.kubernetes.io/managed-by': 'spinnaker',
+          'moniker.spinnaker.io/sequence': '1',
+        },
+      },
+    });
+    expect(second.resultObjects[0]?.createdArtifacts).toEqual([
+      {
+        type: 'orchestrator/configMap',
+        name: 'settings',
+        reference: 'settings-v001',
+        location: NS,
+        version: 'v001',
+        customKind: false,
+      },
+    ]);
+  });
+
+  it('versions a Secret the same way and keeps its values out of the task', async () => {
+    const secret = (value: string) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'creds', namespace: NS },
+      data: { password: Buffer.from(value).toString('base64') },
+    });
+    const first = await deploy({ moniker: { app: 'sec' }, manifests: [secret('hunter2')] });
+    const second = await deploy({ moniker: { app: 'sec' }, manifests: [secret('hunter3')] });
+    expect(names(first)).toEqual({ [NS]: ['secret creds-v000'] });
+    expect(names(second)).toEqual({ [NS]: ['secret creds-v001'] });
+    expect((await get(`/api/v1/namespaces/${NS}/secrets/creds-v000`)).status).toBe(200);
+    expect(JSON.stringify(second)).not.toContain(Buffer.from('hunter3').toString('base64'));
+  });
+
+  it('leaves a manifest annotated versioned: false unversioned', async () => {
+    const task = await deploy({
+      moniker: { app: 'plain' },
+      manifests: [
+        configMap('plain', { a: '1' }, { annotations: { 'strategy.spinnaker.io/versioned': 'false' } }),
+      ],
+    });
+    expect(names(task)).toEqual({ [NS]: ['configMap plain'] });
+    expect((await get(`/api/v1/namespaces/${NS}/configmaps/plain`)).status).toBe(200);
+  });
+
+  it('steps a ReplicaSet to -v001 for a new image: one cluster, two sequences', async () => {
+    await deploy({ moniker: { app: 'rs' }, manifests: [replicaSet('front', 'registry.example/front:1')] });
+    const next = await deploy({
+      moniker: { app: 'rs' },
+      manifests: [replicaSet('front', 'registry.example/front:2')],
+    });
+    expect(names(next)).toEqual({ [NS]: ['replicaSet front-v001'] });
+    const rs = await get(`/apis/apps/v1/namespaces/${NS}/replicasets/front-v001`);
+    expect(rs.json).toMatchObject({
+      metadata: {
+        annotations: {
+          'moniker.spinnaker.io/cluster': 'replicaSet front',
+          'moniker.spinnaker.io/sequence': '1',
+        },
+      },
+      spec: {
+        template: {
+          metadata: {
+            labels: {
+              app: 'front',
+              'app.kubernetes.io/managed-by': 'spinnaker',
+              'moniker.spinnaker.io/sequence': '1',
+            },
+          },
+          spec: { containers: [{ image: 'registry.example/front:2' }] },
+        },
+      },
+    });
+    expect((await get(`/apis/apps/v1/namespaces/${NS}/replicasets/front-v000`)).status).toBe(200);
+  });
+
+  it('use-source-capacity keeps the replicas of the newest version', async () => {
+    const annotations = { 'strategy.spinnaker.io/use-source-capacity': 'true' };
+    await deploy({
+      moniker: { app: 'cap' },
+      manifests: [replicaSet('cap', 'registry.example/cap:1', annotations)],
+    });
+    await cluster.request('PATCH', `/apis/apps/v1/namespaces/${NS}/replicasets/cap-v000`, {
+      body: { spec: { replicas: 3 } },
+      contentType: 'application/merge-patch+json',
+    });
+    await deploy({
+      moniker: { app: 'cap' },
+      manifests: [replicaSet('cap', 'registry.example/cap:2', annotations)],
+    });
+    const rs = await get(`/apis/apps/v1/namespaces/${NS}/replicasets/cap-v001`);
+    expect(rs.json).toMatchObject({ spec: { replicas: 3 } });
+  });
+});
+
+describe('placement and selection', () => {
+  it("puts a manifest without a namespace in the account's default namespace, its first listed", async () => {
+    const task = await deploy({
+      moniker: { app: 'nons' },
+      manifests: [
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'no-namespace' }, data: { a: '1' } },
+      ],
+    });
+    expect(names(task)).toEqual({ [NS]: ['configMap no-namespace-v000'] });
+    expect((await get(`/api/v1/namespaces/${NS}/configmaps/no-namespace-v000`)).status).toBe(200);
+  });
+
+  it('refuses a namespace the account does not list with 400 wrongNamespace, and deploys nothing', async () => {
+    const refused = await ops.post('/orchestrator/ops', [
+      {
+        deployManifest: {
+          account: ACCOUNT,
+          namespaceOverride: 'kube-public',
+          moniker: { app: 'elsewhere' },
+          manifests: [configMap('elsewhere', { a: '1' })],
+        },
+      },
+    ]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain('wrongNamespace');
+    expect(refused.body.message).toContain('body[0].deployManifest.manifests[0].metadata.namespace');
+    expect((await get('/api/v1/namespaces/kube-public/configmaps/elsewhere-v000')).status).toBe(404);
+  });
+
+  it('deploys only the manifests the label selectors match', async () => {
+    const labelled = (name: string, value: string) =>
+      configMap(name, { a: '1' }, { labels: { pick: value } });
+    const task = await deploy({
+      moniker: { app: 'sel' },
+      labelSelectors: { selectors: [{ kind: 'EQUALS', key: 'pick', values: ['one'] }] },
+      manifests: [labelled('sel-one', 'one'), labelled('sel-two', 'two')],
+    });
+    expect(names(task)).toEqual({ [NS]: ['configMap sel-one-v000'] });
+    expect((await get(`/api/v1/namespaces/${NS}/configmaps/sel-two-v000`)).status).toBe(404);
+  });
+});
+
+describe('what cloudctl does not carry out is refused, not dropped', () => {
+  it.each([
+    [{ requiredArtifacts: [{ type: 'docker/image', name: 'x', reference: 'x:1' }] }, 'requiredArtifacts'],
+    [
+      { trafficManagement: { enabled: true, options: { services: ['service web'] } } },
+      'trafficManagement.enabled',
+    ],
+    [
+      { manifests: [configMap('bad', {}, { annotations: { 'strategy.spinnaker.io/versioned': 'maybe' } })] },
+      'strategy.spinnaker.io/versioned',
+    ],
+    [
+      { manifests: [configMap('bad', {}, { annotations: { 'strategy.spinnaker.io/rolling': 'true' } })] },
+      'strategy.spinnaker.io/rolling',
+    ],
+  ])('%j is a 400 naming %s', async (fields, named) => {
+    const refused = await ops.post('/orchestrator/ops', [
+      {
+        deployManifest: {
+          account: ACCOUNT,
+          moniker: { app: 'refused' },
+          manifests: [configMap('r', {})],
+          ...fields,
+        },
+      },
+    ]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain(named);
+  });
+});
