@@ -6,6 +6,7 @@ export type { AccountDescription, ObjectRef, OperationPayload, OperationType } f
 export {
   accountDescriptionSchema,
   deletePayload,
+  deleteSelectedPayload,
   deployPayload,
   describeAccountPayload,
   eventsPayload,

@@ -25,6 +25,15 @@ export const deletePayload = objectRefSchema.extend({
   wait: z.boolean().default(false),
 });
 
+/** Deletes every object of the kinds in the namespace that the label selector matches. */
+export const deleteSelectedPayload = z.object({
+  kinds: z.array(z.object({ apiVersion: z.string().min(1), kind: z.string().min(1) })).min(1),
+  namespace: z.string().min(1).optional(),
+  labelSelector: z.string().min(1),
+  propagationPolicy: z.enum(['Foreground', 'Background', 'Orphan']).default('Background'),
+  gracePeriodSeconds: z.int().min(0).optional(),
+});
+
 export const scalePayload = z.object({
   kind: z.enum(['Deployment', 'ReplicaSet', 'StatefulSet']),
   namespace: z.string().min(1),
@@ -124,6 +133,7 @@ export const httpRequestPayload = z.object({
 export const OPERATION_PAYLOADS = {
   deploy: deployPayload,
   delete: deletePayload,
+  deleteSelected: deleteSelectedPayload,
   scale: scalePayload,
   patch: patchPayload,
   rollout: rolloutPayload,

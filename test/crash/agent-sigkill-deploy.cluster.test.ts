@@ -90,7 +90,8 @@ describe('an operation whose agent is SIGKILLed and restarted', () => {
     const done = await taskDone(api, started.body.id, COMPLETES_WITHIN_MS);
     expect(done.status, JSON.stringify(done.history)).toMatchObject({ completed: true, failed: false });
     const names = await namesLabelled('killed');
-    expect(names.sort()).toEqual(configMaps('killed').map((m) => m.metadata.name));
+    // Each ConfigMap once, as its first version (ConfigMaps are versioned, as Spinnaker deploys them).
+    expect(names.sort()).toEqual(configMaps('killed').map((m) => `${m.metadata.name}-v000`));
     console.info(
       `agent SIGKILLed with ${atKill}/${OBJECTS} ConfigMaps applied: the task completed ${Date.now() - restartedAt} ms after the restart began`,
     );

@@ -250,7 +250,8 @@ describe('two agents in two zones on two clusters', () => {
     });
     expect((await root.get(`/task/${started.body.id}`)).body.status.failed).toBe(false);
     expect(
-      (await shared.request('GET', `/api/v1/namespaces/${NS_A}/configmaps/deployed-through-everywhere`))
+      // ConfigMaps are versioned, as Spinnaker deploys them.
+      (await shared.request('GET', `/api/v1/namespaces/${NS_A}/configmaps/deployed-through-everywhere-v000`))
         .status,
     ).toBe(200);
     expect(await system.agentMetrics(cacher)).toMatch(

@@ -2,6 +2,7 @@
 // file in this folder and one line here.
 import type { RegisteredHandler } from '../operation-handler.ts';
 import { deleteHandler } from './delete.ts';
+import { deleteSelectedHandler } from './delete-selected.ts';
 import { deployHandler } from './deploy.ts';
 import { httpRequestHandler } from './http-request.ts';
 import { patchHandler } from './patch.ts';
@@ -13,6 +14,7 @@ import { scaleHandler } from './scale.ts';
 export const HANDLERS: ReadonlyArray<RegisteredHandler> = [
   deployHandler,
   deleteHandler,
+  deleteSelectedHandler,
   scaleHandler,
   patchHandler,
   rolloutHandler,

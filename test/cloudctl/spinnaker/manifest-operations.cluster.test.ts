@@ -1,9 +1,10 @@
-// deployManifest as Spinnaker's Kubernetes provider carries it out, against the real cluster through
-// a real agent and cloudctl, written from what clouddriver's own integration cases check: versioned
-// ConfigMaps, Secrets and ReplicaSets (`-v000`, a new version for new content, the same version for
-// the same content, none when the manifest says so), label selectors, the account's default
-// namespace and its namespace list, `use-source-capacity`, the labels clouddriver adds, the
-// provider path `/orchestrator/ops`, and a 400 naming what cloudctl does not carry out.
+// deployManifest and deleteManifest as Spinnaker's Kubernetes provider carries them out, against the
+// real cluster through a real agent and cloudctl, written from what clouddriver's own integration
+// cases check: versioned ConfigMaps, Secrets and ReplicaSets (`-v000`, a new version for new content,
+// the same version for the same content, none when the manifest says so), label selectors, the
+// account's default namespace and its namespace list, `use-source-capacity`, the labels clouddriver
+// adds, the provider path `/orchestrator/ops`, a 400 naming what cloudctl does not carry out; deletes
+// by name, by label, of nothing, and with a bad cascade value.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -292,5 +293,76 @@ describe('what cloudctl does not carry out is refused, not dropped', () => {
     ]);
     expect(refused.status).toBe(400);
     expect(refused.body.message).toContain(named);
+  });
+});
+
+describe('deleteManifest', () => {
+  async function deleteTask(fields: Record<string, unknown>): Promise<Task> {
+    const started = await ops.post('/orchestrator/ops', [
+      { deleteManifest: { account: ACCOUNT, location: NS, options: { cascading: true }, ...fields } },
+    ]);
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const task = await taskDone(started.body.id);
+    expect(task.status.failed, JSON.stringify(task.history)).toBe(false);
+    return task;
+  }
+
+  it('deletes a version named by a resolved dynamic target, and reports it', async () => {
+    await deploy({ moniker: { app: 'dyn' }, manifests: [replicaSet('dyn', 'registry.example/dyn:1')] });
+    await deploy({ moniker: { app: 'dyn' }, manifests: [replicaSet('dyn', 'registry.example/dyn:2')] });
+    const task = await deleteTask({
+      app: 'dyn',
+      mode: 'dynamic',
+      cluster: 'replicaSet dyn',
+      criteria: 'newest',
+      kind: 'replicaSet',
+      manifestName: 'replicaSet dyn-v001',
+    });
+    expect(names(task)).toEqual({ [NS]: ['replicaSet dyn-v001'] });
+    expect((await get(`/apis/apps/v1/namespaces/${NS}/replicasets/dyn-v001`)).status).toBe(404);
+    expect((await get(`/apis/apps/v1/namespaces/${NS}/replicasets/dyn-v000`)).status).toBe(200);
+  });
+
+  it('reports nothing deleted for an object that does not exist', async () => {
+    const task = await deleteTask({ mode: 'static', manifestName: 'deployment not-there' });
+    expect(names(task)).toEqual({});
+  });
+
+  it('deletes every object of the kinds that the label selectors match, and names them', async () => {
+    const labelled = (name: string, value: string) =>
+      configMap(name, { a: '1' }, { labels: { sweep: value } });
+    await deploy({
+      moniker: { app: 'sweep' },
+      manifests: [labelled('sweep-a', 'yes'), labelled('sweep-b', 'yes'), labelled('sweep-c', 'no')],
+    });
+    const task = await deleteTask({
+      kinds: ['configMap'],
+      labelSelectors: { selectors: [{ kind: 'EQUALS', key: 'sweep', values: ['yes'] }] },
+    });
+    expect(names(task)?.[NS]?.sort()).toEqual(['configMap sweep-a-v000', 'configMap sweep-b-v000']);
+    expect((await get(`/api/v1/namespaces/${NS}/configmaps/sweep-a-v000`)).status).toBe(404);
+    expect((await get(`/api/v1/namespaces/${NS}/configmaps/sweep-c-v000`)).status).toBe(200);
+  });
+
+  it('refuses a bad cascade value with a 400 naming it, and deletes nothing', async () => {
+    await deploy({
+      moniker: { app: 'keep' },
+      manifests: [
+        configMap('kept', { a: '1' }, { annotations: { 'strategy.spinnaker.io/versioned': 'false' } }),
+      ],
+    });
+    const refused = await ops.post('/orchestrator/ops', [
+      {
+        deleteManifest: {
+          account: ACCOUNT,
+          location: NS,
+          manifestName: 'configMap kept',
+          options: { cascading: 'bogus' },
+        },
+      },
+    ]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain('invalid cascade value (bogus)');
+    expect((await get(`/api/v1/namespaces/${NS}/configmaps/kept`)).status).toBe(200);
   });
 });

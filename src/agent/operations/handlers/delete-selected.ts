@@ -1,0 +1,50 @@
+// `deleteSelected`: delete every object of some kinds in one namespace that a label selector matches
+// (Spinnaker's delete by kinds and label selectors). Each object is listed, then deleted by name, so
+// the result names exactly what was deleted; one already gone is not counted.
+import { deleteSelectedPayload } from '../../../contract/index.ts';
+import { KubeApiError, resourcePath } from '../../../kube/index.ts';
+import { isRecord } from '../../../lib/is-record.ts';
+import { defineHandler } from '../operation-handler.ts';
+
+export const deleteSelectedHandler = defineHandler({
+  type: 'deleteSelected',
+  payload: deleteSelectedPayload,
+  run: async (payload, { cluster, signal }) => {
+    const deleted: Array<{ apiVersion: string; kind: string; namespace?: string; name: string }> = [];
+    for (const { apiVersion, kind } of payload.kinds) {
+      const resource = await cluster.resources.resolve(apiVersion, kind, signal);
+      const namespace = resource.namespaced ? payload.namespace : undefined;
+      const listed = await cluster.http.request({
+        verb: 'list',
+        method: 'GET',
+        path: resourcePath(resource, namespace),
+        query: { labelSelector: payload.labelSelector },
+        signal,
+      });
+      const items = isRecord(listed.body) && Array.isArray(listed.body.items) ? listed.body.items : [];
+      for (const item of items.filter(isRecord)) {
+        const name = isRecord(item.metadata) ? String(item.metadata.name) : '';
+        try {
+          await cluster.http.request({
+            verb: 'delete',
+            method: 'DELETE',
+            path: resourcePath(resource, namespace, name),
+            body: {
+              kind: 'DeleteOptions',
+              apiVersion: 'v1',
+              propagationPolicy: payload.propagationPolicy,
+              ...(payload.gracePeriodSeconds === undefined
+                ? {}
+                : { gracePeriodSeconds: payload.gracePeriodSeconds }),
+            },
+            signal,
+          });
+          deleted.push({ apiVersion, kind, ...(namespace === undefined ? {} : { namespace }), name });
+        } catch (error) {
+          if (!(error instanceof KubeApiError && error.status === 404)) throw error;
+        }
+      }
+    }
+    return { deleted };
+  },
+});
