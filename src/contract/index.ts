@@ -5,6 +5,7 @@ export { accountSchemaAC, accountSchemaB, checkAccount } from './account.ts';
 export type { AccountDescription, ObjectRef, OperationPayload, OperationType } from './operation-payloads.ts';
 export {
   accountDescriptionSchema,
+  deleteObjectsPayload,
   deletePayload,
   deleteSelectedPayload,
   deployPayload,

@@ -34,6 +34,12 @@ export const deleteSelectedPayload = z.object({
   gracePeriodSeconds: z.int().min(0).optional(),
 });
 
+/** Deletes the named objects (versions a cleanup drops); one already gone is not an error. */
+export const deleteObjectsPayload = z.object({
+  objects: z.array(objectRefSchema).min(1),
+  propagationPolicy: z.enum(['Foreground', 'Background', 'Orphan']).default('Background'),
+});
+
 export const scalePayload = z.object({
   kind: z.enum(['Deployment', 'ReplicaSet', 'StatefulSet']),
   namespace: z.string().min(1),
@@ -134,6 +140,7 @@ export const OPERATION_PAYLOADS = {
   deploy: deployPayload,
   delete: deletePayload,
   deleteSelected: deleteSelectedPayload,
+  deleteObjects: deleteObjectsPayload,
   scale: scalePayload,
   patch: patchPayload,
   rollout: rolloutPayload,

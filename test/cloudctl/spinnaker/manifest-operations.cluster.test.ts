@@ -366,3 +366,28 @@ describe('deleteManifest', () => {
     expect((await get(`/api/v1/namespaces/${NS}/configmaps/kept`)).status).toBe(200);
   });
 });
+
+describe('cleanupArtifacts', () => {
+  it('keeps the newest versions max-version-history allows and deletes the older ones', async () => {
+    const annotations = { 'strategy.spinnaker.io/max-version-history': '2' };
+    let last: Task | undefined;
+    for (const value of ['1', '2', '3']) {
+      last = await deploy({
+        moniker: { app: 'hist' },
+        manifests: [configMap('hist', { value }, { annotations })],
+      });
+    }
+    const deployed = (last as unknown as { resultObjects: Array<{ manifests: unknown[] }> }).resultObjects[0]
+      ?.manifests;
+    const started = await ops.post('/orchestrator/ops', [
+      { cleanupArtifacts: { account: ACCOUNT, manifests: deployed } },
+    ]);
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const task = await taskDone(started.body.id);
+    expect(task.status.failed, JSON.stringify(task.history)).toBe(false);
+    expect(names(task)).toEqual({ [NS]: ['configMap hist-v000'] });
+    expect((await get(`/api/v1/namespaces/${NS}/configmaps/hist-v000`)).status).toBe(404);
+    expect((await get(`/api/v1/namespaces/${NS}/configmaps/hist-v001`)).status).toBe(200);
+    expect((await get(`/api/v1/namespaces/${NS}/configmaps/hist-v002`)).status).toBe(200);
+  });
+});

@@ -2,9 +2,10 @@
 // (Spinnaker's delete by kinds and label selectors). Each object is listed, then deleted by name, so
 // the result names exactly what was deleted; one already gone is not counted.
 import { deleteSelectedPayload } from '../../../contract/index.ts';
-import { KubeApiError, resourcePath } from '../../../kube/index.ts';
+import { resourcePath } from '../../../kube/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import { defineHandler } from '../operation-handler.ts';
+import { deleteIfPresent } from './delete-objects.ts';
 
 export const deleteSelectedHandler = defineHandler({
   type: 'deleteSelected',
@@ -24,24 +25,8 @@ export const deleteSelectedHandler = defineHandler({
       const items = isRecord(listed.body) && Array.isArray(listed.body.items) ? listed.body.items : [];
       for (const item of items.filter(isRecord)) {
         const name = isRecord(item.metadata) ? String(item.metadata.name) : '';
-        try {
-          await cluster.http.request({
-            verb: 'delete',
-            method: 'DELETE',
-            path: resourcePath(resource, namespace, name),
-            body: {
-              kind: 'DeleteOptions',
-              apiVersion: 'v1',
-              propagationPolicy: payload.propagationPolicy,
-              ...(payload.gracePeriodSeconds === undefined
-                ? {}
-                : { gracePeriodSeconds: payload.gracePeriodSeconds }),
-            },
-            signal,
-          });
+        if (await deleteIfPresent(cluster, resource, { namespace, name }, payload, signal)) {
           deleted.push({ apiVersion, kind, ...(namespace === undefined ? {} : { namespace }), name });
-        } catch (error) {
-          if (!(error instanceof KubeApiError && error.status === 404)) throw error;
         }
       }
     }

@@ -2,6 +2,7 @@
 // file in this folder and one line here.
 import type { RegisteredHandler } from '../operation-handler.ts';
 import { deleteHandler } from './delete.ts';
+import { deleteObjectsHandler } from './delete-objects.ts';
 import { deleteSelectedHandler } from './delete-selected.ts';
 import { deployHandler } from './deploy.ts';
 import { httpRequestHandler } from './http-request.ts';
@@ -15,6 +16,7 @@ export const HANDLERS: ReadonlyArray<RegisteredHandler> = [
   deployHandler,
   deleteHandler,
   deleteSelectedHandler,
+  deleteObjectsHandler,
   scaleHandler,
   patchHandler,
   rolloutHandler,

@@ -1,5 +1,6 @@
 // Every operation name the HTTP API takes, registered in one place: adding one is one file in this
 // folder and one line here.
+import { cleanupArtifacts } from './cleanup-artifacts.ts';
 import type { OperationConverter } from './converter.ts';
 import { deleteManifest } from './delete-manifest.ts';
 import { deployManifest } from './deploy/deploy-manifest.ts';
@@ -23,6 +24,7 @@ export const CONVERTERS: ReadonlyArray<OperationConverter> = [
   resumeRolloutManifest,
   rollingRestartManifest,
   runJob,
+  cleanupArtifacts,
 ];
 
 export {
