@@ -15,6 +15,7 @@ export { indexObject, type ObjectIndex, type Role, selects } from './object-mapp
 export { ReadIndex } from './read-index.ts';
 export { type IndexedObject, ReadModel } from './read-model.ts';
 export { type ReadModelTables, readModelMigration } from './read-model-tables.ts';
+export { monikerSchema } from './records.ts';
 export type { ReadRouteDeps } from './route-deps.ts';
 
 /** Every read-model route; one line per family. */
