@@ -20,12 +20,15 @@ const records = (value: unknown): Obj[] => (Array.isArray(value) ? value.filter(
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
 
-/** An image's name: before a digest's `@`, else before the last `:` (a tag; a port counts as one, as in clouddriver). */
+/**
+ * An image's name: before a digest's `@`, else before a tag's `:`. Unlike clouddriver, a registry's
+ * port (`localhost:5000/app`) is not taken for a tag: only a `:` after the last `/` starts one.
+ */
 export function imageName(reference: string): string {
   const at = reference.indexOf('@');
   if (at >= 0) return reference.slice(0, at);
   const colon = reference.lastIndexOf(':');
-  return colon >= 0 ? reference.slice(0, colon) : reference;
+  return colon > reference.lastIndexOf('/') ? reference.slice(0, colon) : reference;
 }
 
 /** The pod specs inside the object: a Pod's own, a controller's template, a CronJob's job template. */
