@@ -6,6 +6,7 @@ import { applicationRoutes } from './application-routes.ts';
 import { clusterRoutes } from './cluster-routes.ts';
 import { instanceRoutes } from './instance-routes.ts';
 import { jobRoutes } from './job-routes.ts';
+import { providerRoutes } from './provider-routes.ts';
 import type { ReadRouteDeps } from './route-deps.ts';
 import { searchRoutes } from './search-routes.ts';
 import { securityGroupRoutes } from './security-group-routes.ts';
@@ -28,5 +29,6 @@ export function readModelRoutes(deps: ReadRouteDeps): Route[] {
     ...jobRoutes(deps),
     ...securityGroupRoutes(deps),
     ...searchRoutes(deps),
+    ...providerRoutes(deps),
   ];
 }
