@@ -70,7 +70,9 @@ export async function liveEvents(
     const t = e.lastTimestamp ?? e.firstTimestamp ?? e.eventTime;
     return typeof t === 'string' ? t : undefined;
   };
-  return items.filter(isRecord).sort((a, b) => {
+  // A list's items carry no kind; clouddriver's (read through kubectl) do, and clients read them.
+  const events = items.filter(isRecord).map((e) => ({ apiVersion: 'v1', kind: 'Event', ...e }));
+  return events.sort((a, b) => {
     const [ta, tb] = [time(a), time(b)];
     if (ta === undefined || tb === undefined) return ta === tb ? 0 : ta === undefined ? 1 : -1;
     return ta < tb ? -1 : ta > tb ? 1 : 0;
