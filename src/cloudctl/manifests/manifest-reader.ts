@@ -80,9 +80,33 @@ export async function readManifest(deps: ManifestReaderDeps, query: ManifestQuer
   const metadata = isRecord(object.metadata) ? object.metadata : {};
   const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : '';
   const uid = typeof metadata.uid === 'string' ? metadata.uid : '';
-  const events =
+  const { events, warnings } =
     query.includeEvents && uid !== ''
-      ? await liveEvents(deps.operations, query.account, { uid, namespace })
-      : [];
-  return manifestRecord({ account: query.account, type, namespace, name, object, events });
+      ? await eventsOrWarning(deps, query.account, { uid, namespace })
+      : NO_EVENTS;
+  return { ...manifestRecord({ account: query.account, type, namespace, name, object, events }), warnings };
+}
+
+const NO_EVENTS = { events: [], warnings: [] };
+
+/**
+ * The object's Events; when the agent cannot read them (none connected, or the cluster failed), none
+ * and a warning saying why: the cached object and its status still answer, which is what a
+ * pipeline waiting for it to stabilize needs.
+ */
+async function eventsOrWarning(
+  deps: ManifestReaderDeps,
+  account: string,
+  involved: { uid: string; namespace: string },
+): Promise<Pick<ManifestRecord, 'events' | 'warnings'>> {
+  try {
+    return { events: await liveEvents(deps.operations, account, involved), warnings: [] };
+  } catch (error) {
+    if (
+      !(error instanceof HttpError) ||
+      (error.code !== 'AGENT_UNAVAILABLE' && error.code !== 'AGENT_FAILED')
+    )
+      throw error;
+    return { events: [], warnings: [{ type: 'events', message: `events not read: ${error.message}` }] };
+  }
 }
