@@ -17,6 +17,7 @@ import { externalAddress } from './external-address.ts';
 import { type GrpcEndpoint, type GrpcService, startGrpcEndpoint } from './grpc/index.ts';
 import { type HttpEndpoint, type Route, startHttpEndpoint } from './http/index.ts';
 import { inapplicableRoutes } from './inapplicable/index.ts';
+import { manifestsFeature } from './manifests/index.ts';
 import { oauthRoutes, oauthTokens } from './oauth/index.ts';
 import { type CloudctlMetrics, type Observability, observabilityFeature } from './observability/index.ts';
 import { type OperationDispatcher, operationsFeature } from './operations/index.ts';
@@ -234,13 +235,10 @@ export async function startControlPlane(
   const external = externalAddress(config.http);
   const deployments = deploymentsFeature({ ...served, externalUrl: external.url });
   const { heartbeatSeconds, helloTimeoutSeconds } = config.grpc;
-  const session = sessionHandlers({
-    ...base,
-    heartbeatSeconds,
-    helloTimeoutSeconds,
-    sessionListener: placement,
-    store: stores,
-  });
+  const sessionDeps = { heartbeatSeconds, helloTimeoutSeconds, sessionListener: placement, store: stores };
+  const session = sessionHandlers({ ...base, ...sessionDeps });
+  const { cache, kinds, readModel } = stores;
+  const manifests = manifestsFeature({ cache, kinds, model: readModel, guard, operations });
   const changed = (name: string, change: string) =>
     change === 'created' ? placement.created(name) : placement.placeEverywhere();
   const routes = [
@@ -248,7 +246,8 @@ export async function startControlPlane(
     ...tasks.routes,
     ...caching.routes,
     ...accounts.routes,
-    ...readModelRoutes({ guard, model: stores.readModel, operations }),
+    ...readModelRoutes({ guard, model: readModel, operations }),
+    ...manifests.routes,
     ...credentialsRoutes({ store: stores, directory, now, changed }),
     ...dynamic.routes,
     ...deployments.routes,

@@ -521,6 +521,40 @@ export class CacheStore {
     return Number(row.n);
   }
 
+  /**
+   * One cached object of the account by group, kind and name, from the first of `namespaces` that
+   * holds it (a read that names a namespace also finds a cluster-scoped object under '').
+   */
+  async object(
+    account: string,
+    type: { group: string; kind: string },
+    namespaces: readonly string[],
+    name: string,
+  ): Promise<CachedResource | undefined> {
+    if (namespaces.length === 0) return undefined;
+    const rows = await this.#db
+      .selectFrom('resources')
+      .selectAll()
+      .where('account', '=', account)
+      .where('api_group', '=', type.group)
+      .where('kind', '=', type.kind)
+      .where('namespace', 'in', namespaces)
+      .where('name', '=', name)
+      .execute();
+    const row = namespaces.map((ns) => rows.find((r) => r.namespace === ns)).find((r) => r !== undefined);
+    if (row === undefined) return undefined;
+    return {
+      group: row.api_group,
+      version: row.api_version,
+      kind: row.kind,
+      namespace: row.namespace,
+      name: row.name,
+      resourceVersion: row.resource_version,
+      body: row.body,
+      updatedAt: row.updated_at,
+    };
+  }
+
   /** Every cached object of the account, optionally of one kind, ordered by kind, namespace, name. */
   async resources(
     account: string,

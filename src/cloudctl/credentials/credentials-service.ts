@@ -8,14 +8,17 @@
 // (no READ, no WRITE) may be written by any authenticated user.
 import { type AccountDirectory, AccountGuard, type KnownAccount } from '../accounts/index.ts';
 import { mayAccess, type Principal } from '../auth/index.ts';
+import type { CacheStore } from '../caching/index.ts';
 import { HttpError } from '../http/index.ts';
 import type { AgentStore } from '../sessions/index.ts';
 import type { CredentialStore, CredentialsRevision } from './credential-store.ts';
 import { type CredentialsDefinition, ORCHESTRATOR, permissionsOf } from './credentials-definition.ts';
 import { type AccountView, agentAccountView, credentialsView } from './credentials-view.ts';
+import { spinnakerKindMap } from './spinnaker-kind-map.ts';
 
 export interface CredentialsDeps {
-  store: { agents: AgentStore; credentials: CredentialStore };
+  /** The cache tells which custom kinds an account holds, for its `spinnakerKindMap`. */
+  store: { agents: AgentStore; credentials: CredentialStore; cache: Pick<CacheStore, 'kinds'> };
   /** Every account, agents' first: the one that answers "does this name exist, and whose is it". */
   directory: AccountDirectory;
   now: () => Date;
@@ -57,19 +60,36 @@ export class Credentials {
         if (stored !== undefined) views.push(agentAccountView(stored, expand));
       }
     }
-    return views;
+    return expand ? this.#withKindMaps(views, definitions) : views;
+  }
+
+  /** Expanded views with each account's `spinnakerKindMap`; one read of the cache for them all. */
+  async #withKindMaps(
+    views: AccountView[],
+    definitions: ReadonlyMap<string, { definition: Record<string, unknown> }>,
+  ): Promise<AccountView[]> {
+    const cached = await this.#deps.store.cache.kinds(views.map((v) => v.name));
+    return views.map((view) => ({
+      ...view,
+      spinnakerKindMap: spinnakerKindMap(
+        cached.filter((k) => k.account === view.name),
+        definitions.get(view.name)?.definition,
+      ),
+    }));
   }
 
   /** One account, expanded. */
   async get(user: Principal, name: string): Promise<AccountView> {
     const { store } = this.#deps;
     const account = await this.#guard.require(user, name, 'READ');
+    const defined = account.source === 'cloudctl' ? await store.credentials.get(name) : undefined;
     const view =
       account.source === 'cloudctl'
-        ? await store.credentials.get(name).then((s) => s && credentialsView(s, true))
+        ? defined && credentialsView(defined, true)
         : await store.agents.account(name).then((s) => s && agentAccountView(s, true));
     if (view === undefined) throw new HttpError('NOT_FOUND', `no account named ${name}`);
-    return view;
+    const [expanded] = await this.#withKindMaps([view], new Map(defined ? [[name, defined]] : []));
+    return expanded ?? view;
   }
 
   async create(user: Principal, definition: CredentialsDefinition): Promise<Record<string, unknown>> {

@@ -21,6 +21,12 @@ export const accountViewSchema = z
     requiredGroupMembership: z.array(z.string()).describe('always empty; permissions replace it'),
     challengeDestructiveActions: z.boolean(),
     primaryAccount: z.boolean(),
+    spinnakerKindMap: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe(
+        'expanded only: Kubernetes kind (Spinnaker spelling) → Spinnaker kind (serverGroups, loadBalancers, instances, ...); custom kinds are unclassified',
+      ),
   })
   .describe('Account: with expand=true (and always for one account) also the definition fields');
 

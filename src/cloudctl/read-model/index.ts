@@ -6,6 +6,7 @@ import { applicationRoutes } from './application-routes.ts';
 import { clusterRoutes } from './cluster-routes.ts';
 import { instanceRoutes } from './instance-routes.ts';
 import { jobRoutes } from './job-routes.ts';
+import { providerRoutes } from './provider-routes.ts';
 import type { ReadRouteDeps } from './route-deps.ts';
 import { searchRoutes } from './search-routes.ts';
 import { securityGroupRoutes } from './security-group-routes.ts';
@@ -15,6 +16,7 @@ export { indexObject, type ObjectIndex, type Role, selects } from './object-mapp
 export { ReadIndex } from './read-index.ts';
 export { type IndexedObject, ReadModel } from './read-model.ts';
 export { type ReadModelTables, readModelMigration } from './read-model-tables.ts';
+export { monikerSchema } from './records.ts';
 export type { ReadRouteDeps } from './route-deps.ts';
 
 /** Every read-model route; one line per family. */
@@ -27,5 +29,6 @@ export function readModelRoutes(deps: ReadRouteDeps): Route[] {
     ...jobRoutes(deps),
     ...securityGroupRoutes(deps),
     ...searchRoutes(deps),
+    ...providerRoutes(deps),
   ];
 }

@@ -170,6 +170,7 @@ export const clusterSchema = z
   .object({
     name: z.string(),
     accountName: z.string(),
+    application: z.string(),
     type: z.string(),
     moniker: monikerSchema,
     serverGroups: z.array(serverGroupSchema),

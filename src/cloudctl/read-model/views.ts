@@ -296,6 +296,7 @@ export function clusterOf(view: ApplicationView, account: string, name: string, 
   return {
     name,
     accountName: account,
+    application: view.application,
     type: CLOUD_PROVIDER,
     moniker:
       first === undefined ? { app: view.application, cluster: name } : monikerWithin(first, view.application),

@@ -1,0 +1,155 @@
+// Where a manifest read takes the object from (the cache first, else the cluster through the agent)
+// and what it answers when the agent cannot help: 404 for an object the cluster lacks, a warning
+// instead of the events when they cannot be read. The cache and the dispatcher are stand-ins of our
+// own interfaces here; manifests.cluster.test.ts runs the same reads against a real agent and cluster.
+import { describe, expect, it } from 'vitest';
+import type { CachedResource } from '../../../src/cloudctl/caching/index.ts';
+import { CloudctlError } from '../../../src/cloudctl/errors.ts';
+import { HttpError } from '../../../src/cloudctl/http/index.ts';
+import { type ManifestReaderDeps, readManifest } from '../../../src/cloudctl/manifests/manifest-reader.ts';
+import type { OperationOutcome, OperationRequest } from '../../../src/cloudctl/operations/index.ts';
+
+const configMap = {
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: {
+    name: 'settings',
+    namespace: 'shop',
+    uid: 'cm-uid',
+    annotations: { 'moniker.spinnaker.io/application': 'shop' },
+  },
+  data: { a: '1' },
+};
+
+function deps(options: {
+  cached?: unknown;
+  answer: (request: OperationRequest) => OperationOutcome | Error;
+}): ManifestReaderDeps & { sent: OperationRequest[] } {
+  const sent: OperationRequest[] = [];
+  return {
+    sent,
+    kinds: {
+      resolve: async (_account, kind) =>
+        kind === 'configMap' ? { apiVersion: 'v1', kind: 'ConfigMap' } : undefined,
+    },
+    cache: {
+      object: async (): Promise<CachedResource | undefined> =>
+        options.cached === undefined
+          ? undefined
+          : {
+              group: '',
+              version: 'v1',
+              kind: 'ConfigMap',
+              namespace: 'shop',
+              name: 'settings',
+              resourceVersion: '7',
+              body: options.cached,
+              updatedAt: new Date(0),
+            },
+    },
+    operations: {
+      execute: async (request) => {
+        sent.push(request);
+        const answer = options.answer(request);
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
+    },
+  };
+}
+
+const succeeded = (result: unknown): OperationOutcome => ({
+  id: 'op',
+  outcome: 'succeeded',
+  result,
+  error: null,
+});
+const query = { account: 'prod', location: 'shop', name: 'configMap settings', includeEvents: true };
+
+describe('reading one manifest', () => {
+  it('takes a cached object from the cache and lists its events by uid, oldest first, with their kind', async () => {
+    const d = deps({
+      cached: configMap,
+      answer: () =>
+        succeeded({
+          items: [
+            { reason: 'Later', lastTimestamp: '2026-11-26T10:05:00Z' },
+            { reason: 'Undated' },
+            { reason: 'Earlier', lastTimestamp: '2026-11-26T10:00:00Z' },
+          ],
+        }),
+    });
+    const record = await readManifest(d, query);
+    expect(record).toMatchObject({
+      name: 'configMap settings',
+      location: 'shop',
+      manifest: configMap,
+      warnings: [],
+    });
+    expect(record.events.map((e) => [e.kind, e.reason])).toEqual([
+      ['Event', 'Earlier'],
+      ['Event', 'Later'],
+      ['Event', 'Undated'],
+    ]);
+    expect(d.sent).toEqual([
+      {
+        account: 'prod',
+        type: 'list',
+        payload: {
+          apiVersion: 'v1',
+          kind: 'Event',
+          namespace: 'shop',
+          fieldSelector: 'involvedObject.uid=cm-uid',
+        },
+      },
+    ]);
+  });
+
+  it('reads an object the cache lacks from the cluster, as the watch would cache it', async () => {
+    const d = deps({ answer: (r) => succeeded(r.type === 'get' ? { object: configMap } : { items: [] }) });
+    const record = await readManifest(d, { ...query, includeEvents: false });
+    expect(record.manifest).toEqual(configMap);
+    expect(d.sent).toEqual([
+      {
+        account: 'prod',
+        type: 'get',
+        payload: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'settings', asCached: true },
+      },
+    ]);
+  });
+
+  it('answers 404 when the cluster has no such object, and for a kind nobody knows', async () => {
+    const d = deps({
+      answer: () => ({
+        id: 'op',
+        outcome: 'failed',
+        result: undefined,
+        error: 'NOT_FOUND: configmaps "settings" not found',
+      }),
+    });
+    await expect(readManifest(d, query)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(readManifest(d, { ...query, name: 'gizmo x' })).rejects.toThrow("unknown kind 'gizmo'");
+  });
+
+  it('still answers the cached object when the agent cannot list the events, with a warning saying why', async () => {
+    const d = deps({
+      cached: configMap,
+      answer: () => new CloudctlError('AGENT_NOT_CONNECTED', 'no connected agent serves account prod'),
+    });
+    const record = await readManifest(d, query);
+    expect(record.events).toEqual([]);
+    expect(record.warnings).toEqual([
+      {
+        type: 'events',
+        message: 'events not read: AGENT_NOT_CONNECTED: no connected agent serves account prod',
+      },
+    ]);
+  });
+
+  it('fails with 503 when the object must come from the cluster and no agent serves the account', async () => {
+    const d = deps({ answer: () => new CloudctlError('AGENT_NOT_CONNECTED', 'no agent') });
+    const failure = await readManifest(d, query).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(HttpError);
+    expect(failure).toMatchObject({ code: 'AGENT_UNAVAILABLE' });
+  });
+});
