@@ -1,14 +1,19 @@
 // The shared cluster's fake kubelet: the API server serves `pods/log` for pods on its node with the
 // text the test wrote on the pod, shaped by the log options as a kubelet shapes them; and the fake
-// kubelet answers only the API server, proven by what it does to every other client.
+// kubelet answers only the API server, proven by what it does to every other client. The API server,
+// in turn, talks only to a kubelet whose serving certificate its kubelet CA signed.
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createCa } from '../support/pki.ts';
+import { createCa, issueLoopbackServer } from '../support/pki.ts';
 import {
   type ApiClient,
+  FAKE_KUBELET_TAINT,
   kubeletTimestamp,
   podLogAnnotations,
   sharedCluster,
@@ -154,5 +159,48 @@ describe('the fake kubelet answers the API server only', () => {
     const issued = await stranger.issue({ commonName: KUBELET_CLIENT_COMMON_NAME, usage: 'client' });
     const { received } = await exchange(path, { cert: issued.certPem, key: issued.keyPem });
     expect(received).toBe('');
+  });
+});
+
+describe("the API server verifies the kubelet's serving certificate", () => {
+  it('reads no log from a node whose kubelet serves a certificate of another CA', async () => {
+    const stranger = await issueLoopbackServer(await createCa('not the kubelet CA'), 'impostor-kubelet');
+    let requests = 0;
+    const impostor = createServer({ key: stranger.keyPem, cert: stranger.certPem }, (_request, response) => {
+      requests++;
+      response.end('impostor log\n');
+    });
+    impostor.listen(0, '127.0.0.1');
+    await once(impostor, 'listening');
+    const node = `impostor-kubelet-${randomBytes(3).toString('hex')}`;
+    try {
+      // Not a kwok node (kwok would manage its status) and tainted, so no other test's pod lands there.
+      const created = await api.request('POST', '/api/v1/nodes', {
+        body: {
+          metadata: { name: node },
+          spec: { unschedulable: true, taints: [FAKE_KUBELET_TAINT] },
+          status: {
+            addresses: [{ type: 'InternalIP', address: '127.0.0.1' }],
+            daemonEndpoints: { kubeletEndpoint: { Port: (impostor.address() as AddressInfo).port } },
+          },
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      const pod = await api.request('POST', `/api/v1/namespaces/${namespace}/pods`, {
+        body: {
+          metadata: { name: 'impostor' },
+          spec: { nodeName: node, containers: [{ name: 'c', image: 'c:1' }] },
+        },
+      });
+      expect(pod.status, pod.text).toBe(201);
+      const log = await podLog('impostor', 'container=c');
+      expect(log.status).toBe(500);
+      expect(log.text).toContain('x509: certificate signed by unknown authority');
+      expect(requests).toBe(0);
+    } finally {
+      await api.request('DELETE', `/api/v1/namespaces/${namespace}/pods/impostor?gracePeriodSeconds=0`);
+      await api.request('DELETE', `/api/v1/nodes/${node}`);
+      impostor.close();
+    }
   });
 });
