@@ -1,6 +1,8 @@
 // The real-Kubernetes test harness. Files of the `cluster` vitest project (under test/cluster/ or
 // named `*.cluster.test.ts`) get the shared cluster through `sharedCluster()`; a test that injects
-// faults starts its own with `startCluster()` and stops it in `afterAll`.
+// faults starts its own with `startCluster()` and stops it in `afterAll`. The shared cluster has a
+// fake kubelet on one node (`sharedCluster().fakeKubelet`): pods put there with `spec.nodeName` have
+// the logs their `podLogAnnotations` say, served through the API server's `pods/log`.
 export {
   ApiClient,
   type ApiClientOptions,
