@@ -13,7 +13,6 @@ export {
 export { type Binaries, type ClusterBinary, locateBinaryCache, resolveBinaries } from './binary-cache.ts';
 export { type Cluster, type FakeKubeletInfo, type StartClusterOptions, startCluster } from './cluster.ts';
 export { ProcessExitedError } from './cluster-process.ts';
-export { kubeletTimestamp } from './container-log.ts';
 export { FAKE_KUBELET_TAINT, podLogAnnotations } from './fake-kubelet.ts';
 export { installOpenBao, OPENBAO_VERSION, resolveOpenBao } from './openbao-binary.ts';
 export { type OpenBao, startOpenBao } from './openbao-server.ts';
