@@ -11,7 +11,7 @@ export interface ContainerLogOptions {
 }
 
 /** A line's timestamp as the kubelet writes it: RFC 3339 in UTC with nine fractional digits. */
-export function kubeletTimestamp(time: string): string {
+function kubeletTimestamp(time: string): string {
   const iso = new Date(time).toISOString(); // 2026-11-26T22:40:00.000Z
   return `${iso.slice(0, -1)}000000Z`;
 }
