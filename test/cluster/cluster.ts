@@ -10,11 +10,18 @@ import type { ClusterProcess } from './cluster-process.ts';
 import { writeCredentials } from './credentials.ts';
 import { stopwatch } from './elapsed.ts';
 import { compactEtcd, startEtcd } from './etcd.ts';
+import {
+  type FakeKubelet,
+  fakeKubeletNodeReady,
+  registerFakeKubeletNode,
+  startFakeKubelet,
+} from './fake-kubelet.ts';
 import { freePort, retryOnPortCollision } from './free-port.ts';
 import { type ApiServerSpec, auditLogFile, startApiServer } from './kube-apiserver.ts';
 import { startControllerManager } from './kube-controller-manager.ts';
 import { startScheduler } from './kube-scheduler.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
+import { type KubeletPki, writeKubeletPki } from './kubelet-pki.ts';
 import { createKwokNodes, readyKwokNodes, startKwok } from './kwok.ts';
 import { createServiceAccountToken, type TokenOptions } from './service-account-token.ts';
 
@@ -37,6 +44,24 @@ export interface StartClusterOptions {
   readonly keepDir?: boolean;
   /** How long each component may take to become ready (default 60 s). */
   readonly timeoutMs?: number;
+  /**
+   * Start the fake kubelet (fake-kubelet.ts) in this process and register its node, so the API server
+   * serves `pods/log` for pods bound to it (default false).
+   */
+  readonly fakeKubelet?: boolean;
+}
+
+/** Where the fake kubelet listens and what a test needs to speak to it directly. */
+export interface FakeKubeletInfo {
+  /** The node whose pods it serves; put a pod there with `spec.nodeName` (the node is tainted). */
+  readonly nodeName: string;
+  /** `https://127.0.0.1:<port>` */
+  readonly url: string;
+  /** PEM of the CA that signed its serving certificate and the API server's client certificate. */
+  readonly ca: string;
+  /** The API server's kubelet client certificate and key, the only credential it accepts. */
+  readonly clientCertFile: string;
+  readonly clientKeyFile: string;
 }
 
 export interface Cluster {
@@ -57,6 +82,8 @@ export interface Cluster {
   readonly binaries: Binaries;
   /** The API server's audit log (JSON lines), when started with `auditLog`. */
   readonly auditLogFile?: string;
+  /** The fake kubelet, when started with `fakeKubelet`. */
+  readonly fakeKubelet?: FakeKubeletInfo;
   /** Milliseconds `startCluster` took. */
   readonly startMs: number;
   /** An API client with the admin token. Closed by `stop()`. */
@@ -104,13 +131,16 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
     processes.set(process.name, process);
     return process;
   };
+  let kubelet: FakeKubelet | undefined;
   const stopAll = async () => {
+    await kubelet?.close();
     for (const names of STOP_ORDER) await Promise.all(names.map((name) => processes.get(name)?.stop()));
   };
   let client: ApiClient | undefined;
   try {
     await mkdir(join(dir, 'logs'));
     const credentials = await writeCredentials(dir);
+    const kubeletPki: KubeletPki | undefined = options.fakeKubelet ? await writeKubeletPki(dir) : undefined;
     const etcd = await retryOnPortCollision(async () =>
       startEtcd({ binaries, dir, clientPort: await freePort(), peerPort: await freePort() }),
     );
@@ -127,6 +157,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
         watchCache: options.watchCache ?? true,
         ...(options.featureGates === undefined ? {} : { featureGates: options.featureGates }),
         ...(options.auditLog ? { auditLog: true } : {}),
+        ...(kubeletPki === undefined ? {} : { kubelet: kubeletPki }),
       };
       return { spec, api: await startApiServer(spec, timeoutMs) };
     });
@@ -163,8 +194,14 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
       );
       return names;
     };
+    if (kubeletPki !== undefined) kubelet = await startFakeKubelet(admin, kubeletPki);
+    const fakeKubeletNode = async (port: number) => {
+      await registerFakeKubeletNode(admin, port);
+      await kwok.until('fake kubelet node Ready', () => fakeKubeletNodeReady(admin, port), timeoutMs);
+    };
     await Promise.all([
       kwokNodes(options.nodes ?? 2),
+      kubelet === undefined ? undefined : fakeKubeletNode(kubelet.port),
       // The service-account controller creating `default` in `default` shows the controller manager
       // is running its controllers, not just alive.
       controllerManager.until(
@@ -193,6 +230,17 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
       etcdUrl: etcd.url,
       binaries,
       ...(options.auditLog ? { auditLogFile: auditLogFile(dir) } : {}),
+      ...(kubelet === undefined || kubeletPki === undefined
+        ? {}
+        : {
+            fakeKubelet: {
+              nodeName: kubelet.nodeName,
+              url: `https://127.0.0.1:${kubelet.port}`,
+              ca: kubeletPki.ca,
+              clientCertFile: kubeletPki.clientCertFile,
+              clientKeyFile: kubeletPki.clientKeyFile,
+            },
+          }),
       startMs,
       client: admin,
       pids: () =>

@@ -6,7 +6,12 @@ import { startCluster } from './cluster.ts';
 import { SHARED_CLUSTER_KEY } from './shared-cluster.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const cluster = await startCluster({ log: (line) => console.log(`[shared cluster] ${line}`) });
+  const cluster = await startCluster({
+    fakeKubelet: true,
+    log: (line) => console.log(`[shared cluster] ${line}`),
+  });
+  if (cluster.fakeKubelet === undefined)
+    throw new Error('the shared cluster started without its fake kubelet');
   project.provide(SHARED_CLUSTER_KEY, {
     dir: cluster.dir,
     kubeconfigPath: cluster.kubeconfigPath,
@@ -16,6 +21,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     adminToken: cluster.adminToken,
     etcdUrl: cluster.etcdUrl,
     binDir: cluster.binaries.binDir,
+    fakeKubelet: cluster.fakeKubelet,
   });
   return () => cluster.stop();
 }

@@ -9,6 +9,7 @@ import { ApiClient } from './api-client.ts';
 import type { Binaries } from './binary-cache.ts';
 import { ClusterProcess } from './cluster-process.ts';
 import type { ClusterCredentials } from './credentials.ts';
+import type { KubeletPki } from './kubelet-pki.ts';
 
 export interface ApiServerSpec {
   readonly binaries: Binaries;
@@ -29,6 +30,8 @@ export interface ApiServerSpec {
    * receives it, so a benchmark can time a client's first request from the server's side.
    */
   readonly auditLog?: boolean;
+  /** Certificates to reach the fake kubelet with (kubelet-pki.ts); without, kubelets are unreachable. */
+  readonly kubelet?: KubeletPki;
 }
 
 /**
@@ -79,6 +82,19 @@ export function apiServerArgs(spec: ApiServerSpec): string[] {
     ...(spec.auditLog
       ? [`--audit-policy-file=${auditPolicyFile(spec.dir)}`, `--audit-log-path=${auditLogFile(spec.dir)}`]
       : []),
+    ...(spec.kubelet === undefined ? [] : kubeletArgs(spec.kubelet)),
+  ];
+}
+
+function kubeletArgs(pki: KubeletPki): string[] {
+  return [
+    `--kubelet-client-certificate=${pki.clientCertFile}`,
+    `--kubelet-client-key=${pki.clientKeyFile}`,
+    // Verify the kubelet's serving certificate; without a CA the server would not check it at all.
+    `--kubelet-certificate-authority=${pki.caFile}`,
+    // InternalIP first, as managed clusters configure it: kwok gives every node a Hostname address
+    // (its name), which the default order tries first and which resolves nowhere.
+    '--kubelet-preferred-address-types=InternalIP,Hostname,InternalDNS,ExternalDNS,ExternalIP',
   ];
 }
 

@@ -4,6 +4,7 @@
 // fault it; a test that stops, restarts or compacts starts its own cluster with `startCluster`.
 import { inject } from 'vitest';
 import { ApiClient } from './api-client.ts';
+import type { FakeKubeletInfo } from './cluster.ts';
 
 /** What a test file learns about the shared cluster; plain data, since it crosses processes. */
 export interface SharedCluster {
@@ -17,6 +18,8 @@ export interface SharedCluster {
   readonly etcdUrl: string;
   /** Folder holding kubectl, helm and grpcurl built for this cluster. */
   readonly binDir: string;
+  /** The kubelet of one node, serving its pods' logs (fake-kubelet.ts). */
+  readonly fakeKubelet: FakeKubeletInfo;
 }
 
 declare module 'vitest' {

@@ -8,12 +8,16 @@ const log = (line: string) => console.log(`[cluster:up] ${line}`);
 const nodes = Number(process.env.CLUSTER_NODES ?? 2);
 
 try {
-  const cluster = await startCluster({ nodes, log });
+  const cluster = await startCluster({ nodes, log, fakeKubelet: true });
   const kubectl = join(cluster.binaries.binDir, 'kubectl');
   log(`kubeconfig: ${cluster.kubeconfigPath}`);
   log(`API server: ${cluster.server} (admin token in the kubeconfig; CA in ${cluster.caFile})`);
   log(`try:  ${kubectl} --kubeconfig ${cluster.kubeconfigPath} get nodes`);
   log(`      export PATH=${cluster.binaries.binDir}:$PATH KUBECONFIG=${cluster.kubeconfigPath}`);
+  log(
+    `pod logs: pods on node ${cluster.fakeKubelet?.nodeName} (spec.nodeName) print their ` +
+      'orch-agent-test/log.<container> annotation',
+  );
   log(`logs: ${join(cluster.dir, 'logs')}; press Ctrl-C to stop`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
