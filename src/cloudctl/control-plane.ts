@@ -5,7 +5,6 @@ import type { Logger } from 'pino';
 import pkg from '../../package.json' with { type: 'json' };
 import { serviceDefinitions } from '../proto/index.ts';
 import { type AccountAssignments, type AccountDirectory, accountsFeature } from './accounts/index.ts';
-import { artifactRoutes } from './artifacts/index.ts';
 import { AgentAuthenticator, configUsers, UserAuthenticator } from './auth/index.ts';
 import { cachingFeature } from './caching/index.ts';
 import { type CloudctlStores, openStores } from './cloudctl-stores.ts';
@@ -255,7 +254,6 @@ export async function startControlPlane(
     ...deployments.routes,
     ...oauthRoutes({ store: stores.oauth, now, tokenLifetimeSeconds: config.oauth.tokenLifetimeSeconds }),
     ...statusPageRoutes({ ...served, store: stores, placement, deploymentRunner: deployments.runner }),
-    ...artifactRoutes(),
     ...inapplicableRoutes(),
   ];
   const services = agentServices({ session, caching: caching.handlers, operationResults: ops.handlers });
