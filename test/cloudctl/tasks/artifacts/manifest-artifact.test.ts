@@ -9,6 +9,13 @@ import {
 import { PayloadError } from '../../../../src/cloudctl/tasks/converters/index.ts';
 
 const fields = (input: Record<string, unknown>) => z.object(deployArtifactFields).parse(input);
+/** What a deploy checks each manifest with, in short. */
+const manifestSchema = z.looseObject({
+  apiVersion: z.string().min(1),
+  kind: z.string().min(1),
+  metadata: z.looseObject({ name: z.string().min(1) }),
+});
+const readManifests = (input: ReturnType<typeof fields>) => readManifestArtifact(input, manifestSchema);
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
 const YAML = `apiVersion: v1
@@ -53,7 +60,7 @@ function refusal(run: () => unknown): PayloadError {
 
 describe('the manifest artifact', () => {
   it('is the YAML stream of an embedded/base64 artifact, dates kept as text', () => {
-    const manifests = readManifestArtifact(fields({ manifestArtifact: embedded(base64(YAML)) }));
+    const manifests = readManifests(fields({ manifestArtifact: embedded(base64(YAML)) }));
     expect(manifests).toEqual([
       {
         apiVersion: 'v1',
@@ -73,7 +80,7 @@ describe('the manifest artifact', () => {
   it('may be a YAML list, and may be remote/base64', () => {
     const list =
       '- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n';
-    const manifests = readManifestArtifact(
+    const manifests = readManifests(
       fields({ manifestArtifact: embedded(base64(list), { type: 'remote/base64' }) }),
     );
     expect(manifests).toHaveLength(2);
@@ -87,8 +94,8 @@ describe('the manifest artifact', () => {
       ],
       manifestArtifactAccount: 'embedded-artifact',
     };
-    expect(readManifestArtifact(fields(input))).toHaveLength(2);
-    const missing = refusal(() => readManifestArtifact(fields({ ...input, manifestArtifactId: 'zz' })));
+    expect(readManifests(fields(input))).toHaveLength(2);
+    const missing = refusal(() => readManifests(fields({ ...input, manifestArtifactId: 'zz' })));
     expect(missing.path).toBe('manifestArtifactId');
   });
 
@@ -98,39 +105,42 @@ describe('the manifest artifact', () => {
       name: 'manifests/web.yaml',
       reference: 'https://api.github.com/repos/o/r/contents/manifests/web.yaml',
     };
-    const error = refusal(() => readManifestArtifact(fields({ manifestArtifact: github })));
+    const error = refusal(() => readManifests(fields({ manifestArtifact: github })));
     expect(error.path).toBe('manifestArtifact.type');
     expect(error.message).toContain("'github/file'");
   });
 
   it('refuses an unknown artifact account, bad base64, YAML that is not manifests, and no artifact', () => {
     const account = refusal(() =>
-      readManifestArtifact(
-        fields({ manifestArtifact: embedded(base64(YAML), { artifactAccount: 'gitrepo' }) }),
-      ),
+      readManifests(fields({ manifestArtifact: embedded(base64(YAML), { artifactAccount: 'gitrepo' }) })),
     );
     expect(account.path).toBe('manifestArtifact.artifactAccount');
-    expect(
-      refusal(() => readManifestArtifact(fields({ manifestArtifact: embedded('not base64!') }))).path,
-    ).toBe('manifestArtifact.reference');
+    expect(refusal(() => readManifests(fields({ manifestArtifact: embedded('not base64!') }))).path).toBe(
+      'manifestArtifact.reference',
+    );
     const scalar = refusal(() =>
-      readManifestArtifact(fields({ manifestArtifact: embedded(base64('just text\n')) })),
+      readManifests(fields({ manifestArtifact: embedded(base64('just text\n')) })),
     );
     expect(scalar.message).toBe('manifest 1 is not an object');
-    const empty = refusal(() =>
-      readManifestArtifact(fields({ manifestArtifact: embedded(base64('---\n')) })),
-    );
+    const empty = refusal(() => readManifests(fields({ manifestArtifact: embedded(base64('---\n')) })));
     expect(empty.message).toBe('holds no manifest');
-    expect(refusal(() => readManifestArtifact(fields({}))).path).toBe('manifestArtifact');
+    const nameless = refusal(() =>
+      readManifests(
+        fields({ manifestArtifact: embedded(base64('apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n')) }),
+      ),
+    );
+    expect(nameless.path).toBe('manifestArtifact.reference');
+    expect(nameless.message).toMatch(/^manifest 1 at metadata\.name: /);
+    expect(refusal(() => readManifests(fields({}))).path).toBe('manifestArtifact');
   });
 
   it('refuses pipeline expressions unless told to deploy them as written', () => {
     const withExpression = YAML.replace('level: info', `level: ${'$'}{trigger.parameters.level}`);
     const manifestArtifact = embedded(base64(withExpression));
-    expect(refusal(() => readManifestArtifact(fields({ manifestArtifact }))).message).toContain(
+    expect(refusal(() => readManifests(fields({ manifestArtifact }))).message).toContain(
       'skipExpressionEvaluation',
     );
-    const kept = readManifestArtifact(fields({ manifestArtifact, skipExpressionEvaluation: true }));
+    const kept = readManifests(fields({ manifestArtifact, skipExpressionEvaluation: true }));
     expect(kept[0]).toMatchObject({ data: { level: `${'$'}{trigger.parameters.level}` } });
   });
 });

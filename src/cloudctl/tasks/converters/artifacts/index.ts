@@ -1,6 +1,7 @@
 // Spinnaker artifacts in a deploy: their schema, binding them into manifests as the API we mirror
 // does, and reading `source: artifact` manifests from embedded artifacts.
 export { type Artifact, artifactSchema } from './artifact.ts';
+export { type ArtifactResult, artifactResult, storedArtifactResult } from './artifact-result.ts';
 export {
   type BindOptions,
   type BindResult,

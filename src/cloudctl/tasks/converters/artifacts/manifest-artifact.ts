@@ -5,6 +5,7 @@
 // Pipeline expressions (`${...}`) are evaluated by Orca, which cloudctl has no context for: a
 // manifest holding one is refused unless `skipExpressionEvaluation` says to deploy it as written.
 import { CORE_SCHEMA, loadAll } from 'js-yaml';
+import type { z } from 'zod';
 import { isRecord } from '../../../../lib/is-record.ts';
 import { EMBEDDED_ARTIFACT_ACCOUNT } from '../../../artifacts/index.ts';
 import { PayloadError } from '../converter.ts';
@@ -62,8 +63,11 @@ function parse(text: string, path: string): unknown[] {
   return manifests;
 }
 
-/** The manifests a `source: artifact` deploy names, as parsed objects (not yet checked as manifests). */
-export function readManifestArtifact(fields: DeployArtifactFields): unknown[] {
+/** The manifests a `source: artifact` deploy names, each checked with `schema`. */
+export function readManifestArtifact<S extends z.ZodType>(
+  fields: DeployArtifactFields,
+  schema: S,
+): z.output<S>[] {
   const { artifact, path } = manifestArtifact(fields);
   const account = artifact.artifactAccount || fields.manifestArtifactAccount;
   if (account && account !== EMBEDDED_ARTIFACT_ACCOUNT.name) {
@@ -80,5 +84,14 @@ export function readManifestArtifact(fields: DeployArtifactFields): unknown[] {
         'before sending, or set skipExpressionEvaluation: true to deploy them as written',
     );
   }
-  return parse(text, path);
+  return parse(text, path).map((document, i) => {
+    const checked = schema.safeParse(document);
+    if (checked.success) return checked.data;
+    const issue = checked.error.issues[0];
+    const where = issue?.path.map(String).join('.') ?? '';
+    throw new PayloadError(
+      `${path}.reference`,
+      `manifest ${i + 1}${where ? ` at ${where}` : ''}: ${issue?.message ?? 'invalid'}`,
+    );
+  });
 }
