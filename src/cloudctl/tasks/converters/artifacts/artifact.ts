@@ -1,32 +1,9 @@
-// A Spinnaker artifact as clients send it (kork's Artifact: type, name, version, location,
-// reference, metadata, artifactAccount, ...), and the few rules every artifact comparison uses.
-// Orca serialises unset fields as null, so every field but the type may be null or missing.
-// Types of objects in a cluster are spelt `orchestrator/<kind>`; `kubernetes/<kind>`, the spelling
+// The few rules every comparison of artifacts in a deploy uses (the schema is the artifacts
+// feature's). Types of objects in a cluster are spelt `orchestrator/<kind>`; `kubernetes/<kind>`, the spelling
 // of the API we mirror, is taken as the same type, so artifacts from its pipelines still bind.
-import { z } from 'zod';
+import type { Artifact } from '../../../artifacts/index.ts';
 
-const text = z.string().nullish();
-
-export const artifactSchema = z
-  .looseObject({
-    type: text.describe('docker/image, orchestrator/configMap, embedded/base64, ...'),
-    customKind: z.boolean().nullish(),
-    name: text.describe('what the artifact is matched by: the image name, the unversioned object name'),
-    version: text,
-    location: text.describe('the namespace of an orchestrator/* artifact'),
-    reference: text.describe(
-      'what replaces a match: the image with its tag, the versioned name; base64 content',
-    ),
-    metadata: z
-      .record(z.string(), z.unknown())
-      .nullish()
-      .describe('`account`: the account of an orchestrator/* artifact'),
-    artifactAccount: text,
-    provenance: text,
-    uuid: text,
-  })
-  .describe('Artifact');
-export type Artifact = z.infer<typeof artifactSchema>;
+export { type Artifact, artifactSchema } from '../../../artifacts/index.ts';
 
 /** Artifact types of objects in a cluster; the other spelling is read as this one. */
 export const ORCHESTRATOR_PREFIX = 'orchestrator/';

@@ -7,15 +7,13 @@
 import { CORE_SCHEMA, loadAll } from 'js-yaml';
 import type { z } from 'zod';
 import { isRecord } from '../../../../lib/is-record.ts';
-import { EMBEDDED_ARTIFACT_ACCOUNT } from '../../../artifacts/index.ts';
+import { ArtifactError, embeddedContent } from '../../../artifacts/index.ts';
 import { PayloadError } from '../converter.ts';
 import type { Artifact } from './artifact.ts';
 import { type DeployArtifactFields, resolveExpectedArtifact } from './deploy-artifacts.ts';
 
-const READABLE_TYPES: readonly string[] = EMBEDDED_ARTIFACT_ACCOUNT.types;
 /** Where a pipeline expression starts. */
 const EXPRESSION_START = ['$', '{'].join('');
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function manifestArtifact(fields: DeployArtifactFields): { artifact: Artifact; path: string } {
   if (fields.manifestArtifactId) {
@@ -29,20 +27,13 @@ function manifestArtifact(fields: DeployArtifactFields): { artifact: Artifact; p
   );
 }
 
-function decode(artifact: Artifact, path: string): string {
-  const type = artifact.type ?? '';
-  if (!READABLE_TYPES.includes(type)) {
-    throw new PayloadError(
-      `${path}.type`,
-      `cannot read a manifest artifact of type '${type}': cloudctl reaches no artifact store; ` +
-        `send the manifest as ${READABLE_TYPES.join(' or ')} or as text`,
-    );
+function decode(artifact: Artifact, fields: DeployArtifactFields, path: string): string {
+  try {
+    return embeddedContent(artifact, fields.manifestArtifactAccount).toString('utf8');
+  } catch (error) {
+    if (error instanceof ArtifactError) throw new PayloadError(`${path}.${error.field}`, error.message);
+    throw error;
   }
-  const reference = (artifact.reference ?? '').replace(/\s+/g, '');
-  if (reference === '' || !BASE64.test(reference) || reference.length % 4 === 1) {
-    throw new PayloadError(`${path}.reference`, 'expected the base64 text of the manifests');
-  }
-  return Buffer.from(reference, 'base64').toString('utf8');
 }
 
 function parse(text: string, path: string): unknown[] {
@@ -69,14 +60,7 @@ export function readManifestArtifact<S extends z.ZodType>(
   schema: S,
 ): z.output<S>[] {
   const { artifact, path } = manifestArtifact(fields);
-  const account = artifact.artifactAccount || fields.manifestArtifactAccount;
-  if (account && account !== EMBEDDED_ARTIFACT_ACCOUNT.name) {
-    throw new PayloadError(
-      `${path}.artifactAccount`,
-      `unknown artifact account '${account}'; cloudctl's is '${EMBEDDED_ARTIFACT_ACCOUNT.name}'`,
-    );
-  }
-  const text = decode(artifact, path);
+  const text = decode(artifact, fields, path);
   if (!fields.skipExpressionEvaluation && text.includes(EXPRESSION_START)) {
     throw new PayloadError(
       path,
