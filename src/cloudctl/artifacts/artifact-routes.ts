@@ -16,7 +16,8 @@ function fetchRoute(url: string): Route {
     summary: "An artifact's content: embedded/base64 and remote/base64 artifacts only",
     tag: 'artifacts',
     access: 'user',
-    produces: ['application/octet-stream'],
+    // The content, or the JSON error body of a refusal: Swagger 2.0 lists media types per operation.
+    produces: ['application/octet-stream', 'application/json'],
     schema: { body: artifactSchema, response: { 200: z.string().describe('the content') } },
     handler: async ({ body }) => {
       try {
