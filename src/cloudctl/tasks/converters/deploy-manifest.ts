@@ -1,10 +1,18 @@
 // deployManifest: apply manifests to an account's cluster (the agent's `deploy`). A `namespaceOverride`
 // moves every namespaced manifest; a `moniker` is written as the moniker annotations the read model
-// takes applications and clusters from. Artifact binding is not supported: manifests come as text.
+// takes applications and clusters from. Artifacts are bound as the API we mirror binds them, and
+// `source: artifact` manifests come from an embedded artifact (`./artifacts/`).
 import { z } from 'zod';
 import type { OperationPayload } from '../../../contract/index.ts';
 import { isClusterScopedKind } from '../../../lib/cluster-scoped-kinds.ts';
 import { isRecord } from '../../../lib/is-record.ts';
+import {
+  artifactResult,
+  bindDeployArtifacts,
+  deployArtifactFields,
+  readManifestArtifact,
+  storedArtifactResult,
+} from './artifacts/index.ts';
 import { defineConverter, PayloadError } from './converter.ts';
 import { namesByNamespace, spinnakerKind } from './manifest-name.ts';
 
@@ -65,13 +73,12 @@ export const deployManifest = defineConverter({
     namespaceOverride: z.string().optional(),
     moniker: monikerSchema.optional(),
     source: z.enum(['text', 'artifact']).default('text'),
+    ...deployArtifactFields,
   }),
   describe: (p) => `Deploying manifests to account ${p.account}`,
   toAgent: async (payload) => {
-    if (payload.source === 'artifact') {
-      throw new PayloadError('source', "only 'text' is supported: send the manifests themselves");
-    }
-    const given = payload.manifests?.length ? payload.manifests : payload.manifest ? [payload.manifest] : [];
+    const text = payload.manifests?.length ? payload.manifests : payload.manifest ? [payload.manifest] : [];
+    const given = payload.source === 'artifact' ? readManifestArtifact(payload, manifestSchema) : text;
     if (given.length === 0) throw new PayloadError('manifests', 'no manifest to deploy');
     let manifests: Manifest[];
     try {
@@ -87,10 +94,12 @@ export const deployManifest = defineConverter({
           : m;
       return withMoniker(placed, payload.moniker);
     });
+    const bound = bindDeployArtifacts(manifests, payload, { account: payload.account });
     return {
       account: payload.account,
       type: 'deploy',
-      payload: { manifests } satisfies OperationPayload<'deploy'>,
+      payload: { manifests: bound.manifests } satisfies OperationPayload<'deploy'>,
+      details: artifactResult(bound),
     };
   },
   resultObject: (_payload, step) => {
@@ -99,15 +108,7 @@ export const deployManifest = defineConverter({
     return {
       manifestNamesByNamespace: namesByNamespace(manifests),
       manifests,
-      createdArtifacts: manifests.filter(isRecord).map((m) => ({
-        type: `orchestrator/${spinnakerKind(String(m.apiVersion), String(m.kind))}`,
-        name: String(isRecord(m.metadata) ? m.metadata.name : ''),
-        reference: String(isRecord(m.metadata) ? m.metadata.name : ''),
-        location: String(isRecord(m.metadata) ? (m.metadata.namespace ?? '') : ''),
-        version: '',
-        customKind: false,
-      })),
-      boundArtifacts: [],
+      ...storedArtifactResult(step.details),
     };
   },
 });
