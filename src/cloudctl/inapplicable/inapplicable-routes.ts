@@ -1,5 +1,5 @@
 // Endpoints of the API we mirror that mean nothing for an orchestrator: elastic IPs, instance types,
-// networks, reservation reports, serverless functions, artifact credentials. Clients call them all
+// networks, reservation reports, serverless functions. Clients call them all
 // the same (UIs load them on start), so they answer valid, empty results, after checking their
 // required parameters like any other route.
 import { z } from 'zod';
@@ -34,9 +34,6 @@ const reservationReportSchema = z.record(z.string(), z.unknown()).describe('Rese
 const functionSchema = z
   .object({ account: z.string(), cloudProvider: z.string(), region: z.string() })
   .describe('Function');
-const artifactCredentialsSchema = z
-  .object({ name: z.string(), type: z.string(), types: z.array(z.string()) })
-  .describe('ArtifactCredentials');
 
 const filtersQuery = z.object({ filters: repeated('report filters; none apply to an orchestrator') });
 
@@ -117,15 +114,6 @@ export function inapplicableRoutes(): Route[] {
         params: z.object({ application: z.string().min(1) }),
         response: { 200: z.array(functionSchema) },
       },
-      handler: async () => [],
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/artifacts/credentials',
-      summary: 'Artifact accounts: none; manifests are sent as text',
-      tag: TAG,
-      access: 'user',
-      schema: { response: { 200: z.array(artifactCredentialsSchema) } },
       handler: async () => [],
     }),
   ];

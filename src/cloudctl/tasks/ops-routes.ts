@@ -80,6 +80,7 @@ async function toStep(
     account: step.account,
     type: step.type,
     payload: step.payload,
+    ...(step.details === undefined ? {} : { details: step.details }),
     operationId: null,
   };
 }

@@ -16,6 +16,8 @@ export const taskStepSchema = z.object({
   /** The agent operation. */
   type: z.string(),
   payload: z.unknown(),
+  /** What the converter found that the result object reports; absent for most operations. */
+  details: z.unknown().optional(),
   operationId: z.string().nullable(),
 });
 export type TaskStep = z.infer<typeof taskStepSchema>;

@@ -1,8 +1,10 @@
 // The tasks feature's factory: the runner that carries POST /ops tasks on (across restarts, and
-// across replicas through task leases), and the routes that start and read them.
+// across replicas through task leases), the routes that start and read them, and the list of the
+// artifact accounts their deploys read artifacts from.
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { AccountGuard } from '../accounts/index.ts';
+import { artifactRoutes } from '../artifacts/index.ts';
 import type { KindResolver } from '../caching/index.ts';
 import type { Route } from '../http/index.ts';
 import type { OperationDispatcher, OperationStore } from '../operations/index.ts';
@@ -55,6 +57,7 @@ export function tasksFeature(deps: TasksFeatureDeps): TasksFeature {
         context: { kinds: stores.kinds, cluster: agentClusterReads(deps.dispatcher) },
       }),
       ...taskRoutes({ store: stores, guard, ownerId: `cloudctl@${hostname()}` }),
+      ...artifactRoutes(),
     ],
   };
 }

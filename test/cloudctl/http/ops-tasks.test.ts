@@ -142,6 +142,7 @@ describe('POST /ops', () => {
         reference: 'team-a',
         location: '',
         version: '',
+        metadata: { account: 'ops-deploy' },
         customKind: false,
       },
       {
@@ -150,6 +151,7 @@ describe('POST /ops', () => {
         reference: 'web',
         location: 'team-a',
         version: '',
+        metadata: { account: 'ops-deploy' },
         customKind: false,
       },
     ]);

@@ -142,6 +142,7 @@ describe('versioned resources', () => {
         reference: 'settings-v001',
         location: NS,
         version: 'v001',
+        metadata: { account: ACCOUNT },
         customKind: false,
       },
     ]);

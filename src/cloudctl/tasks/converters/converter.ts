@@ -12,6 +12,8 @@ export interface AgentStep {
   account: string;
   type: string;
   payload: unknown;
+  /** What converting found that the result object reports (a deploy's bound artifacts); kept with the step. */
+  details?: unknown;
 }
 
 /** Spinnaker kind names (`deployment`, `replicaSet`, `Rollout.argoproj.io`) as the cluster's kinds. */

@@ -5,11 +5,11 @@
 import type { OperationPayload } from '../../../../contract/index.ts';
 import { isRecord } from '../../../../lib/is-record.ts';
 import { scrubObject } from '../../../../lib/object-scrub.ts';
+import { artifactResult, storedArtifactResult } from '../artifacts/index.ts';
 import { defineConverter } from '../converter.ts';
 import { namesByNamespace } from '../manifest-name.ts';
 import { planDeploy } from './deploy-plan.ts';
 import { deployRequestSchema } from './deploy-request.ts';
-import { ARTIFACT } from './spinnaker-metadata.ts';
 
 /** The agent's `applied` list (namespaces as it placed them); the sent manifests before it answers. */
 function deployedObjects(step: { payload: unknown }, agentResult: unknown): Record<string, unknown>[] {
@@ -23,20 +23,6 @@ function deployedObjects(step: { payload: unknown }, agentResult: unknown): Reco
     if (!isRecord(placed) || typeof placed.namespace !== 'string') return manifest;
     return { ...manifest, metadata: { ...metadata, namespace: placed.namespace } };
   });
-}
-
-function createdArtifact(manifest: Record<string, unknown>) {
-  const metadata = isRecord(manifest.metadata) ? manifest.metadata : {};
-  const annotations = isRecord(metadata.annotations) ? metadata.annotations : {};
-  const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  return {
-    type: text(annotations[ARTIFACT.type]),
-    name: text(annotations[ARTIFACT.name]) || text(metadata.name),
-    reference: text(metadata.name),
-    location: text(metadata.namespace),
-    version: text(annotations[ARTIFACT.version]),
-    customKind: false,
-  };
 }
 
 export const deployManifest = defineConverter({
@@ -54,6 +40,7 @@ export const deployManifest = defineConverter({
       account: payload.account,
       type: 'deploy',
       payload: { manifests: plan.manifests } satisfies OperationPayload<'deploy'>,
+      details: artifactResult(plan),
     };
   },
   resultObject: (_payload, step, agentResult) => {
@@ -62,8 +49,9 @@ export const deployManifest = defineConverter({
     return {
       manifestNamesByNamespace: namesByNamespace(manifests),
       manifests,
-      createdArtifacts: manifests.map(createdArtifact),
-      boundArtifacts: [],
+      ...(step.type === 'deploy'
+        ? storedArtifactResult(step.details)
+        : { boundArtifacts: [], createdArtifacts: [] }),
     };
   },
 });

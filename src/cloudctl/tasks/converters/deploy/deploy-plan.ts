@@ -1,11 +1,13 @@
 // A deployManifest request turned into the manifests the agent applies, as Spinnaker's Kubernetes
-// provider prepares them (clouddriver's KubernetesDeployManifestOperation): lists expanded, refused
-// fields and strategy annotations checked, each manifest placed in its namespace, label selectors
-// applied, versioned kinds given their next version (or the one already holding the same content),
-// replicas taken from the running version when `use-source-capacity` says so, and Spinnaker's
-// moniker, artifact annotations and labels written. Reads of the cluster go through the agent.
+// provider prepares them (clouddriver's KubernetesDeployManifestOperation): the manifests read (text,
+// or an embedded artifact), lists expanded, refused fields and strategy annotations checked, each
+// manifest placed in its namespace, label selectors applied, artifacts bound (../artifacts/), versioned
+// kinds given their next version (or the one already holding the same content), replicas taken from
+// the running version when `use-source-capacity` says so, and Spinnaker's moniker, artifact
+// annotations and labels written. Reads of the cluster go through the agent, before binding.
 import { isRecord } from '../../../../lib/is-record.ts';
 import { spinnakerKind } from '../../../caching/index.ts';
+import { type Artifact, bindDeployArtifacts, readManifestArtifact } from '../artifacts/index.ts';
 import { type ConverterContext, type KubeObject, PayloadError } from '../converter.ts';
 import { type DeployRequest, type Manifest, manifestSchema, refuseUnsupported } from './deploy-request.ts';
 import { matchesSelectors } from './label-selectors.ts';
@@ -17,15 +19,8 @@ import {
   isVersioned,
   type PriorVersion,
   priorVersions,
-  versionedName,
-  versionLabel,
 } from './resource-versioner.ts';
-import {
-  type DeployedArtifact,
-  type ManifestObject,
-  type Moniker,
-  withSpinnakerMetadata,
-} from './spinnaker-metadata.ts';
+import { type ManifestObject, type Moniker, withSpinnakerMetadata } from './spinnaker-metadata.ts';
 import { checkStrategyAnnotations, usesReplace, usesSourceCapacity } from './strategy-annotations.ts';
 
 /** Kinds whose replicas `use-source-capacity` copies (clouddriver's CanScale handlers). */
@@ -35,11 +30,20 @@ const ORDER = ['Namespace', 'CustomResourceDefinition', 'ConfigMap', 'Secret'];
 
 export interface DeployPlan {
   manifests: ManifestObject[];
-  artifacts: DeployedArtifact[];
+  boundArtifacts: Artifact[];
+  createdArtifacts: Artifact[];
+}
+
+/** What the cluster holds of a manifest's name: its versions, or the object itself. */
+interface Found {
+  versioned: boolean;
+  objects: KubeObject[];
+  priors: PriorVersion[];
 }
 
 function givenManifests(request: DeployRequest): Manifest[] {
-  const given = request.manifests?.length ? request.manifests : request.manifest ? [request.manifest] : [];
+  const text = request.manifests?.length ? request.manifests : request.manifest ? [request.manifest] : [];
+  const given = request.source === 'artifact' ? readManifestArtifact(request, manifestSchema) : text;
   if (given.length === 0) throw new PayloadError('manifests', 'no manifest to deploy');
   return given.flatMap((m, index) => {
     if (m.kind !== 'List' || !Array.isArray(m.items)) return [m];
@@ -61,6 +65,10 @@ const rank = (m: Manifest) => {
   return at === -1 ? ORDER.length : at;
 };
 
+/** One manifest's identity within a request, whatever copies binding makes. */
+const keyOf = (m: Manifest) =>
+  `${m.apiVersion}/${m.kind}/${m.metadata.namespace ?? ''}/${m.metadata.name ?? m.metadata.generateName ?? ''}`;
+
 /** The manifests the label selectors leave; refused when none is left and that was not allowed. */
 function selected(request: DeployRequest, manifests: Manifest[]): Manifest[] {
   const selectors = request.labelSelectors;
@@ -75,23 +83,30 @@ function selected(request: DeployRequest, manifests: Manifest[]): Manifest[] {
   return kept;
 }
 
-/** Lists each (kind, namespace) once per request. */
-function clusterLister(context: ConverterContext, account: string) {
+/** Lists what the cluster holds for each versioned or `use-source-capacity` manifest, once per kind and namespace. */
+async function readCluster(context: ConverterContext, account: string, manifests: Manifest[]) {
   const lists = new Map<string, Promise<KubeObject[]>>();
-  return (manifest: Manifest): Promise<KubeObject[]> => {
+  const found = new Map<string, Found>();
+  for (const manifest of manifests) {
+    const annotations = manifest.metadata.annotations ?? {};
+    const versioned = manifest.metadata.name !== undefined && isVersioned(manifest.kind, annotations);
+    if (!versioned && !(SCALABLE.has(manifest.kind) && usesSourceCapacity(annotations))) continue;
     const namespace = manifest.metadata.namespace ?? '';
-    const key = `${manifest.apiVersion}/${manifest.kind}/${namespace}`;
-    let list = lists.get(key);
+    const listKey = `${manifest.apiVersion}/${manifest.kind}/${namespace}`;
+    let list = lists.get(listKey);
     if (list === undefined) {
       list = context.cluster.list(account, {
         apiVersion: manifest.apiVersion,
         kind: manifest.kind,
         namespace,
       });
-      lists.set(key, list);
+      lists.set(listKey, list);
     }
-    return list;
-  };
+    const objects = await list;
+    const base = manifest.metadata.name ?? '';
+    found.set(keyOf(manifest), { versioned, objects, priors: versioned ? priorVersions(base, objects) : [] });
+  }
+  return found;
 }
 
 function replicasOf(object: KubeObject | undefined): number | undefined {
@@ -100,38 +115,29 @@ function replicasOf(object: KubeObject | undefined): number | undefined {
 }
 
 /** `use-source-capacity`: the replicas of the running object (its newest version when versioned). */
-function withSourceCapacity(manifest: Manifest, base: string, objects: KubeObject[], priors: PriorVersion[]) {
+function withSourceCapacity(manifest: Manifest, found: Found | undefined): Manifest {
   if (!SCALABLE.has(manifest.kind) || !usesSourceCapacity(manifest.metadata.annotations ?? {}))
     return manifest;
+  const name = manifest.metadata.name;
   const running =
-    priors.at(-1)?.object ?? objects.find((o) => isRecord(o.metadata) && o.metadata.name === base);
+    found?.priors.at(-1)?.object ??
+    found?.objects.find((o) => isRecord(o.metadata) && o.metadata.name === name);
   const replicas = replicasOf(running);
   if (replicas === undefined) return manifest;
   return { ...manifest, spec: { ...(isRecord(manifest.spec) ? manifest.spec : {}), replicas } };
 }
 
-async function planOne(
+/** The bound manifest, sized, hashed when versioned, named and given Spinnaker's metadata. */
+function finish(
   manifest: Manifest,
   request: DeployRequest,
-  list: (m: Manifest) => Promise<KubeObject[]>,
-): Promise<{ manifest: ManifestObject; artifact: DeployedArtifact }> {
-  const annotations = manifest.metadata.annotations ?? {};
+  artifact: Artifact,
+  found: Found | undefined,
+  hash: string | undefined,
+): ManifestObject {
   const base = manifest.metadata.name ?? manifest.metadata.generateName ?? '';
-  const versioned = manifest.metadata.name !== undefined && isVersioned(manifest.kind, annotations);
-  const needsCluster = versioned || (SCALABLE.has(manifest.kind) && usesSourceCapacity(annotations));
-  const objects = needsCluster ? await list(manifest) : [];
-  const priors = versioned ? priorVersions(base, objects) : [];
-  const sized = withSourceCapacity(manifest, base, objects, priors) as ManifestObject;
-  const hash = contentHash(sized);
-  const version = versioned ? chooseVersion(hash, priors).version : undefined;
   const kind = spinnakerKind(manifest.apiVersion, manifest.kind);
-  const artifact: DeployedArtifact = {
-    type: `orchestrator/${kind}`,
-    name: base,
-    location: manifest.metadata.namespace ?? '',
-    version: version === undefined ? '' : versionLabel(version),
-    reference: version === undefined ? (manifest.metadata.name ?? '') : versionedName(base, version),
-  };
+  const version = artifact.version ? Number(artifact.version.slice(1)) : undefined;
   const requested = request.moniker;
   const moniker: Moniker | undefined =
     requested?.app === undefined
@@ -143,16 +149,25 @@ async function planOne(
           detail: requested.detail,
           sequence: version ?? requested.sequence,
         };
-  const hashed = versioned
-    ? {
-        ...sized,
-        metadata: { ...sized.metadata, annotations: { ...annotations, [CONTENT_HASH_ANNOTATION]: hash } },
-      }
-    : sized;
-  const named = withSpinnakerMetadata(hashed, moniker, artifact, {
+  const sized = withSourceCapacity(manifest, found) as ManifestObject;
+  const annotations = sized.metadata.annotations ?? {};
+  const hashed =
+    hash === undefined
+      ? sized
+      : {
+          ...sized,
+          metadata: { ...sized.metadata, annotations: { ...annotations, [CONTENT_HASH_ANNOTATION]: hash } },
+        };
+  const deployed = {
+    type: artifact.type ?? '',
+    name: artifact.name ?? base,
+    location: artifact.location ?? '',
+    version: artifact.version ?? '',
+    reference: artifact.reference ?? '',
+  };
+  return withSpinnakerMetadata(hashed, moniker, deployed, {
     skipSpecTemplateLabels: request.skipSpecTemplateLabels,
   });
-  return { manifest: named, artifact };
 }
 
 export async function planDeploy(request: DeployRequest, context: ConverterContext): Promise<DeployPlan> {
@@ -170,8 +185,26 @@ export async function planDeploy(request: DeployRequest, context: ConverterConte
     .map((m, i) => ({ m, i }))
     .sort((a, b) => rank(a.m) - rank(b.m) || a.i - b.i)
     .map(({ m }) => m);
-  const list = clusterLister(context, request.account);
-  const planned = [];
-  for (const manifest of ordered) planned.push(await planOne(manifest, request, list));
-  return { manifests: planned.map((p) => p.manifest), artifacts: planned.map((p) => p.artifact) };
+  const found = await readCluster(context, request.account, ordered);
+  // A version is chosen from the bound manifest's content (a new image makes a new version); later
+  // manifests then bind the versioned names of earlier ones (a ConfigMap into its Deployment).
+  const hashes = new Map<string, string>();
+  const versionOf = (bound: Manifest) => {
+    const seen = found.get(keyOf(bound));
+    if (!seen?.versioned) return undefined;
+    const hash = contentHash(bound as ManifestObject);
+    hashes.set(keyOf(bound), hash);
+    return chooseVersion(hash, seen.priors).version;
+  };
+  const bound = bindDeployArtifacts(ordered, request, {
+    account: request.account,
+    defaultNamespace: description.defaultNamespace,
+    versionOf,
+  });
+  const manifests = bound.manifests.map((m, i) => {
+    const artifact = bound.createdArtifacts[i];
+    if (artifact === undefined) throw new Error(`no created artifact for manifest ${i}`);
+    return finish(m, request, artifact, found.get(keyOf(m)), hashes.get(keyOf(m)));
+  });
+  return { manifests, boundArtifacts: bound.boundArtifacts, createdArtifacts: bound.createdArtifacts };
 }

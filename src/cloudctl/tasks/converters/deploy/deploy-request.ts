@@ -1,7 +1,9 @@
 // What a deployManifest request may carry (clouddriver's KubernetesDeployManifestDescription, as
-// Orca's deploy stage sends it), and the fields cloudctl does not carry out yet: a request that uses
+// Orca's deploy stage sends it; the artifact fields are the artifacts folder's), and the fields
+// cloudctl does not carry out yet: a request that uses
 // one is refused with a 400 naming it, so nothing asked for is silently dropped.
 import { z } from 'zod';
+import { deployArtifactFields } from '../artifacts/index.ts';
 import { PayloadError } from '../converter.ts';
 import { labelSelectorsSchema } from './label-selectors.ts';
 
@@ -45,12 +47,7 @@ export const deployRequestSchema = z.looseObject({
   enableTraffic: z.boolean().default(true),
   services: z.array(z.string()).default([]),
   trafficManagement: z.looseObject({ enabled: z.boolean().default(false) }).optional(),
-  requiredArtifacts: z.array(z.unknown()).default([]),
-  optionalArtifacts: z.array(z.unknown()).default([]),
-  requiredArtifactIds: z.array(z.string()).default([]),
-  allArtifacts: z.array(z.unknown()).default([]),
-  /** Orca's: whether it evaluated SpEL in the manifests; nothing for cloudctl to do. */
-  skipExpressionEvaluation: z.boolean().optional(),
+  ...deployArtifactFields,
 });
 export type DeployRequest = z.infer<typeof deployRequestSchema>;
 
@@ -59,11 +56,6 @@ const TRAFFIC_ANNOTATION = 'traffic.spinnaker.io/load-balancers';
 /** Refuses what is asked for and not carried out; the path names the field. */
 export function refuseUnsupported(request: DeployRequest, manifests: readonly Manifest[]): void {
   const refusals: Array<[path: string, used: boolean, what: string]> = [
-    ['source', request.source === 'artifact', "only 'text' is supported: send the manifests themselves"],
-    ['requiredArtifacts', request.requiredArtifacts.length > 0, 'artifact binding is not supported yet'],
-    ['optionalArtifacts', request.optionalArtifacts.length > 0, 'artifact binding is not supported yet'],
-    ['requiredArtifactIds', request.requiredArtifactIds.length > 0, 'artifact binding is not supported yet'],
-    ['allArtifacts', request.allArtifacts.length > 0, 'artifact binding is not supported yet'],
     ['services', request.services.length > 0, 'traffic management on deploy is not supported yet'],
     [
       'trafficManagement.enabled',

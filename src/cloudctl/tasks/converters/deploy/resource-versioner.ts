@@ -23,14 +23,6 @@ export function isVersioned(kind: string, annotations: Record<string, string>): 
   return VERSIONED_BY_DEFAULT.has(kind);
 }
 
-export function versionedName(base: string, version: number): string {
-  return `${base}-${versionLabel(version)}`;
-}
-
-export function versionLabel(version: number): string {
-  return `v${String(version).padStart(3, '0')}`;
-}
-
 /** JSON with object keys sorted, so equal content hashes equally whatever the key order. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;

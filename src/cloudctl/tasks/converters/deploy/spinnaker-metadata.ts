@@ -38,10 +38,10 @@ export interface Moniker {
 export interface DeployedArtifact {
   type: string;
   name: string;
-  location: string;
-  version: string;
+  location?: string | undefined;
+  version?: string | undefined;
   /** The object's name in the cluster: `name-v003` when versioned. */
-  reference: string;
+  reference?: string | undefined;
 }
 
 type Metadata = Record<string, unknown> & {
@@ -116,8 +116,8 @@ export function withSpinnakerMetadata(
     ...(moniker === undefined ? {} : monikerAnnotations(moniker)),
     [ARTIFACT.name]: artifact.name,
     [ARTIFACT.type]: artifact.type,
-    [ARTIFACT.location]: artifact.location,
-    ...(artifact.version === '' ? {} : { [ARTIFACT.version]: artifact.version }),
+    [ARTIFACT.location]: artifact.location ?? '',
+    ...(artifact.version ? { [ARTIFACT.version]: artifact.version } : {}),
     ...strings(own.annotations),
     // The sequence is this deploy's, whatever a copied manifest carried.
     ...(moniker?.sequence === undefined ? {} : { [MONIKER.sequence]: String(moniker.sequence) }),
@@ -125,7 +125,11 @@ export function withSpinnakerMetadata(
   const named: ManifestObject = {
     ...manifest,
     // A generateName manifest keeps its name for the API server to choose.
-    metadata: { ...own, ...(artifact.reference === '' ? {} : { name: artifact.reference }), annotations },
+    metadata: {
+      ...own,
+      ...(own.name === undefined || !artifact.reference ? {} : { name: artifact.reference }),
+      annotations,
+    },
   };
   // Without a moniker (no application named) there is nothing to label with, as in clouddriver.
   if (moniker === undefined) return named;
