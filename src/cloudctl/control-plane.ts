@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import pkg from '../../package.json' with { type: 'json' };
 import { serviceDefinitions } from '../proto/index.ts';
+import type { SecretEngine } from '../secrets/index.ts';
 import { type AccountAssignments, type AccountDirectory, accountsFeature } from './accounts/index.ts';
 import { AgentAuthenticator, configUsers, UserAuthenticator } from './auth/index.ts';
 import { cachingFeature } from './caching/index.ts';
@@ -33,6 +34,11 @@ export interface ControlPlaneDeps {
   now?: () => Date;
   /** False stores objects without the read model's index: only for measuring what the index costs. */
   readIndex?: boolean;
+  /**
+   * The engines built from `config.secrets` that resolved the config file's references; webhook
+   * headers sent directly resolve with them too (`secretEngines` in config/ builds them).
+   */
+  secretEngines: ReadonlyArray<SecretEngine>;
 }
 
 export interface ControlPlane {
@@ -208,7 +214,7 @@ export async function startControlPlane(
   config: CloudctlConfig,
   deps: ControlPlaneDeps,
 ): Promise<ControlPlane> {
-  const { logger, now = () => new Date() } = deps;
+  const { logger, now = () => new Date(), secretEngines } = deps;
   const target = databaseTarget(config.database);
   const stores = await openStores(target, { readIndex: deps.readIndex ?? true });
   const registry = new AgentRegistry();
@@ -232,7 +238,7 @@ export async function startControlPlane(
   const caching = cachingFeature(served);
   const tasks = tasksFeature(served);
   const external = externalAddress(config.http);
-  const deployments = deploymentsFeature({ ...served, externalUrl: external.url });
+  const deployments = deploymentsFeature({ ...served, externalUrl: external.url, secretEngines });
   const { heartbeatSeconds, helloTimeoutSeconds } = config.grpc;
   const session = sessionHandlers({
     ...base,

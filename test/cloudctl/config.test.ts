@@ -66,7 +66,7 @@ describe('cloudctl config validate', () => {
       `${file}:2:9: error: grpc.port: expected at most 65535, found number 99999`,
       `${file}:5:5: error: http.tls.keyFile: required, expected string`,
       `${file}:8:16: error: users[0].tokenHash: expected sha256:<64 lowercase hex digits> (printf %s "$TOKEN" | sha256sum), found the string 'sha256:abc'`,
-      `${file}:10:8: error: database.url: expected a postgres:// URL, found the string 'mysql://db/cloudctl'`,
+      `${file}:10:8: error: database.url: expected a postgres:// URL or an encrypted: reference, found the string 'mysql://db/cloudctl'`,
       `${file}:12:18: error: operations.waitTimeoutMs: expected number, found the string 'soon'`,
       `${file}:14:10: error: logging.level: expected one of 'fatal', 'error', 'warn', 'info', 'debug', 'trace', found the string 'loud'`,
       `${file}: invalid, 6 errors`,
@@ -180,6 +180,13 @@ describe('cloudctl config print', () => {
       agents: [],
       database: { dataDir: join(dir, 'data/cloudctl') },
       operations: { waitTimeoutMs: 60_000 },
+      secrets: {
+        store: {
+          file: {},
+          env: { prefix: '' },
+          vault: { enabled: false, authMethod: 'TOKEN', path: 'kubernetes' },
+        },
+      },
       oauth: { tokenLifetimeSeconds: 3600 },
       logging: { level: 'info' },
     });
