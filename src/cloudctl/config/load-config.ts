@@ -26,6 +26,8 @@ export interface LoadedConfig {
   secretEngines: ReadonlyArray<SecretEngine>;
   /** Where a key path sits in the file, for problems found after loading. */
   locate(path: KeyPath): SourcePosition;
+  /** Where a key path's value sits: problems of a value are shown there. */
+  locateValue(path: KeyPath): SourcePosition;
 }
 
 export interface FailedConfig {
@@ -97,6 +99,7 @@ export async function loadConfig(
     secretReferences: references.references,
     secretEngines: engines,
     locate: keyAt,
+    locateValue: (path) => source.valueAt(path),
   };
 }
 
