@@ -8,7 +8,7 @@ function plural(count: number, noun: string): string {
 }
 
 export async function validateCommand(file: string, io: CliIo): Promise<number> {
-  const loaded = await loadConfig(file);
+  const loaded = await loadConfig(file, { env: io.env });
   if (!loaded.ok) {
     for (const issue of loaded.issues) io.err(formatIssue(issue));
     io.err(`${file}: invalid, ${plural(loaded.issues.length, 'error')}`);
@@ -22,7 +22,7 @@ export async function validateCommand(file: string, io: CliIo): Promise<number> 
 }
 
 export async function printCommand(file: string, io: CliIo): Promise<number> {
-  const loaded = await loadConfig(file);
+  const loaded = await loadConfig(file, { env: io.env });
   if (!loaded.ok) {
     for (const issue of loaded.issues) io.err(formatIssue(issue));
     return EXIT.invalidConfig;

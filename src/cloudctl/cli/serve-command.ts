@@ -10,7 +10,7 @@ import { type CliIo, EXIT } from './cli-io.ts';
 
 /** The config ready to start with, or false once its problems are written to stderr. */
 async function startableConfig(file: string, io: CliIo): Promise<ResolvedConfig | false> {
-  const loaded = await loadConfig(file);
+  const loaded = await loadConfig(file, { env: io.env });
   const resolved = loaded.ok ? await resolveConfig(loaded) : loaded;
   const issues = resolved.ok ? await checkReferencedFiles(resolved) : resolved.issues;
   for (const issue of issues) io.err(formatIssue(issue));
