@@ -3,22 +3,26 @@
 // by cloudctl's webhook sender with the engines of a cloudctl config whose `secrets.store.vault` points
 // at a real OpenBao server. The one change to the example is where the request goes: the receiver
 // here instead of api.github.com. The docs page's cloudctl config block is the one used, so the page
-// and this test cannot drift apart.
+// and this test cannot drift apart. The same step with `networkMode: remoteNetworkAgent` shows the
+// other half: the reference travels to the agent, which resolves it with its own Vault settings.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig as loadAgentConfig } from '../../../src/agent/config/index.ts';
 import { loadConfig, resolveConfig } from '../../../src/cloudctl/config/index.ts';
 import {
   DeploymentError,
   directWebhookTransport,
+  type HttpRequestPayload,
   type LoadedDeployment,
   renderWebhookRequest,
   type Webhook,
   webhookSecrets,
   webhookSender,
 } from '../../../src/cloudctl/deployments/index.ts';
+import { secretValue } from '../../../src/secrets/index.ts';
 import { type OpenBao, startOpenBao } from '../../cluster/index.ts';
 import { DEPLOYMENT_YAML, DeploymentDir, SERVICE_YAML } from './deployment-files.ts';
 import { WebhookReceiver } from './webhook-receiver.ts';
@@ -76,8 +80,30 @@ async function cloudctlSecrets(env: NodeJS.ProcessEnv) {
   return webhookSecrets(resolved.secretEngines);
 }
 
+/**
+ * Stands in for an agent's `httpRequest` operation the way the agent runs it (operations-feature.ts):
+ * secret headers resolved with the agent's own engines, here those of an agent config whose
+ * `secrets.store.vault` points at the same OpenBao. Reports as the agent does.
+ */
+function agentOnNetwork(
+  agentSecrets: (reference: string) => Promise<string>,
+  payloads: HttpRequestPayload[],
+) {
+  return async (_type: 'httpRequest', payload: HttpRequestPayload) => {
+    payloads.push(structuredClone(payload));
+    const headers = { ...payload.headers };
+    for (const [name, reference] of Object.entries(payload.secretHeaders ?? {}))
+      headers[name] = await agentSecrets(reference);
+    const answer = await directWebhookTransport().send({ ...payload, headers, secretHeaders: {} });
+    return { outcome: 'succeeded' as const, result: answer, error: null };
+  };
+}
+
 /** Runs the example's smoke-tests step as the runner does: rendered with the step's context, then sent. */
-async function runSmokeTests(secrets: (reference: string) => Promise<string>) {
+async function runSmokeTests(
+  secrets: (reference: string) => Promise<string>,
+  agent?: ReturnType<typeof agentOnNetwork>,
+) {
   const webhook = loaded.deployment.webhooks.find((w) => w.name === 'smoke-tests');
   if (webhook === undefined) throw new Error('the docs example has no smoke-tests webhook');
   const here: Webhook = {
@@ -91,12 +117,16 @@ async function runSmokeTests(secrets: (reference: string) => Promise<string>) {
   );
   const sender = webhookSender({
     direct: directWebhookTransport(),
-    onAgent: () => () => Promise.reject(new Error('the example sends directly')),
+    onAgent: () => agent ?? (() => Promise.reject(new Error('the example sends directly'))),
     accountOfAgent: () => undefined,
     secrets,
     logger: pino({ level: 'silent' }),
   });
-  return { webhook, sent: sender.send(request, { retryCount: 0, via: { mode: 'direct' } }) };
+  const via =
+    agent === undefined
+      ? { mode: 'direct' as const }
+      : { mode: 'agent' as const, account: 'prod-cluster', agentIdentifier: undefined };
+  return { webhook, sent: sender.send(request, { retryCount: 0, via }) };
 }
 
 describe("the deployment-file example's Vault header, sent directly by cloudctl", () => {
@@ -135,5 +165,37 @@ describe("the deployment-file example's Vault header, sent directly by cloudctl"
     );
     expect(String(error)).not.toContain(token);
     expect(receiver.requests.length).toBe(before);
+  });
+});
+
+describe('the same header with networkMode: remoteNetworkAgent', () => {
+  it("travels to the agent as the reference and is resolved there, by the agent's own Vault settings", async () => {
+    const file = join(dir.root, 'agent.yaml');
+    writeFileSync(
+      file,
+      ['secrets:', '  store:', '    vault:', '      enabled: true', `      url: ${bao.url}`, ''].join('\n'),
+    );
+    const agentConfig = await loadAgentConfig(file, {
+      fetchSecrets: false,
+      env: { VAULT_TOKEN: readerToken },
+    });
+    if (!agentConfig.ok) throw new Error(JSON.stringify(agentConfig.issues));
+    const payloads: HttpRequestPayload[] = [];
+    const agent = agentOnNetwork(
+      (reference) => secretValue(reference, agentConfig.secretEngines, 'the agent'),
+      payloads,
+    );
+    const taken = receiver.calls.length;
+    // cloudctl never resolves it in this mode: it would fail the step if asked.
+    const cloudctlMustNotResolve = () =>
+      Promise.reject(new Error('cloudctl was asked to resolve the header'));
+    const { sent } = await runSmokeTests(cloudctlMustNotResolve, agent);
+    expect(await sent).toEqual({ status: 200 });
+    expect(payloads[0]?.secretHeaders).toEqual({
+      Authorization: 'encrypted:vault!e:secret!p:ci/github!k:authorization',
+    });
+    expect(JSON.stringify(payloads)).not.toContain(GITHUB_TOKEN);
+    const call = await receiver.next(taken);
+    expect(call.headers.authorization).toBe(GITHUB_TOKEN);
   });
 });
