@@ -178,6 +178,7 @@ describe('cloudctl config print', () => {
       users: [],
       auth: { adminRoles: [], anonymous: { enabled: false, roles: [] } },
       agents: [],
+      accounts: [],
       database: { dataDir: join(dir, 'data/cloudctl') },
       operations: { waitTimeoutMs: 60_000 },
       secrets: {

@@ -7,15 +7,25 @@ import { checkReferencedFiles, loadConfig, type ResolvedConfig, resolveConfig } 
 import { startControlPlane } from '../control-plane.ts';
 import { CloudctlError } from '../errors.ts';
 import { type CliIo, EXIT } from './cli-io.ts';
+import { type ConfigAccounts, configAccounts } from './config-accounts.ts';
 
 /** The config ready to start with, or false once its problems are written to stderr. */
-async function startableConfig(file: string, io: CliIo): Promise<ResolvedConfig | false> {
+async function startableConfig(
+  file: string,
+  io: CliIo,
+): Promise<{ resolved: ResolvedConfig; accounts: ConfigAccounts } | false> {
   const loaded = await loadConfig(file, { env: io.env });
-  const resolved = loaded.ok ? await resolveConfig(loaded) : loaded;
+  const accounts = loaded.ok ? configAccounts(loaded) : undefined;
+  if (!loaded.ok || accounts?.ok === false) {
+    for (const issue of loaded.ok ? (accounts?.ok === false ? accounts.issues : []) : loaded.issues)
+      io.err(formatIssue(issue));
+    return false;
+  }
+  const resolved = await resolveConfig(loaded);
   const issues = resolved.ok ? await checkReferencedFiles(resolved) : resolved.issues;
   for (const issue of issues) io.err(formatIssue(issue));
   if (!resolved.ok) return false;
-  if (issues.length === 0) return resolved;
+  if (issues.length === 0 && accounts?.ok === true) return { resolved, accounts: accounts.accounts };
   await resolved.dispose();
   return false;
 }
@@ -23,13 +33,14 @@ async function startableConfig(file: string, io: CliIo): Promise<ResolvedConfig 
 export async function serveCommand(file: string, io: CliIo): Promise<number> {
   // Listen for stop signals before anything starts, so a signal during start-up is not lost.
   const stop = io.stopSignal();
-  const resolved = await startableConfig(file, io);
-  if (resolved === false) return EXIT.invalidConfig;
+  const startable = await startableConfig(file, io);
+  if (startable === false) return EXIT.invalidConfig;
+  const { resolved, accounts } = startable;
   const { config, secretEngines } = resolved;
   const logger = pino({ level: config.logging.level, base: { service: 'cloudctl' } }, io.stdout);
   let plane: Awaited<ReturnType<typeof startControlPlane>>;
   try {
-    plane = await startControlPlane(config, { logger, secretEngines });
+    plane = await startControlPlane(config, { logger, secretEngines, configAccounts: accounts });
   } catch (error) {
     await resolved.dispose();
     if (!(error instanceof CloudctlError)) throw error;

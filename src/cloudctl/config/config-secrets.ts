@@ -42,3 +42,20 @@ export function referenceProblem(reference: string, message: string): string {
   const engine = typeof parsed === 'string' ? 'secret reference' : `${parsed.engine} engine`;
   return `${engine}: cannot resolve ${reference}: ${message}`;
 }
+
+/**
+ * The file's value without `accounts`: their references are the agent's to resolve (an account's
+ * kubeconfig is read where the account is served), so cloudctl neither checks nor fetches them.
+ */
+export function withoutAccounts(raw: unknown): unknown {
+  if (!isRecord(raw) || !('accounts' in raw)) return raw;
+  const { accounts: _accounts, ...rest } = raw;
+  return rest;
+}
+
+/** `resolved` with the file's `accounts` back, as written. */
+export function withAccountsOf(raw: unknown, resolved: unknown): unknown {
+  return isRecord(raw) && 'accounts' in raw && isRecord(resolved)
+    ? { ...resolved, accounts: raw.accounts }
+    : resolved;
+}

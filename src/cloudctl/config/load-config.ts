@@ -9,7 +9,7 @@ import { formatKeyPath, type KeyPath, type SourcePosition } from '../../lib/yaml
 import { resolveSecrets, type SecretEngine } from '../../secrets/index.ts';
 import { CloudctlError } from '../errors.ts';
 import { check, withAbsolutePaths } from './config-check.ts';
-import { configEngines, referenceProblem } from './config-secrets.ts';
+import { configEngines, referenceProblem, withoutAccounts } from './config-secrets.ts';
 import type { CloudctlConfig } from './schema/cloudctl-config.ts';
 import { cloudctlSchemaIndex } from './schema-index.ts';
 
@@ -69,7 +69,7 @@ export async function loadConfig(
   const source = read.value;
   const keyAt = (path: KeyPath) => source.keyAt(path) ?? source.valueAt(path);
   const engines = configEngines(source.value, file, options.env ?? process.env);
-  const references = await resolveSecrets(source.value, engines, { fetch: false });
+  const references = await resolveSecrets(withoutAccounts(source.value), engines, { fetch: false });
   const issues = references.issues.map((problem) => {
     const at = formatKeyPath(problem.path);
     const reference = references.references.find((r) => formatKeyPath(r.path) === at)?.reference ?? '';

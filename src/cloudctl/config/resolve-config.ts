@@ -8,7 +8,7 @@ import { isRecord } from '../../lib/is-record.ts';
 import { formatKeyPath, type KeyPath, type SourcePosition } from '../../lib/yaml-source.ts';
 import { isSecretReference, resolveSecrets, type SecretEngine } from '../../secrets/index.ts';
 import { check, withAbsolutePaths } from './config-check.ts';
-import { referenceProblem } from './config-secrets.ts';
+import { referenceProblem, withAccountsOf, withoutAccounts } from './config-secrets.ts';
 import type { FailedConfig, LoadedConfig } from './load-config.ts';
 import type { CloudctlConfig } from './schema/cloudctl-config.ts';
 
@@ -36,7 +36,7 @@ function valueAt(root: unknown, path: KeyPath): unknown {
 
 export async function resolveConfig(loaded: LoadedConfig): Promise<ResolvedConfig | FailedConfig> {
   const { file, locate, locateValue } = loaded;
-  const resolved = await resolveSecrets(loaded.raw, loaded.secretEngines, { fetch: true });
+  const resolved = await resolveSecrets(withoutAccounts(loaded.raw), loaded.secretEngines, { fetch: true });
   const referenceAt = new Map(loaded.secretReferences.map((r) => [formatKeyPath(r.path), r.reference]));
   const issues: ConfigIssue[] = resolved.issues.map((problem) =>
     makeIssue(
@@ -59,7 +59,10 @@ export async function resolveConfig(loaded: LoadedConfig): Promise<ResolvedConfi
           `${reference}: its value is itself a secret reference; references do not nest`,
         ),
       );
-  const checked = issues.length > 0 ? undefined : check(resolved.value, new Set(referenceAt.keys()));
+  const checked =
+    issues.length > 0
+      ? undefined
+      : check(withAccountsOf(loaded.raw, resolved.value), new Set(referenceAt.keys()));
   if (checked !== undefined && !checked.ok)
     for (const f of checked.findings) {
       const reference = referenceAt.get(formatKeyPath(f.path));

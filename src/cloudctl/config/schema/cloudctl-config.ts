@@ -2,6 +2,7 @@
 // source of its types, defaults, checks and generated reference (docs/cloudctl-configuration.md).
 import { z } from 'zod';
 import { secretsSchema } from '../../../secrets/index.ts';
+import { accountsSchema } from './accounts.ts';
 import { agentsSchema } from './agents.ts';
 import { authSchema } from './auth.ts';
 import { databaseSchema } from './database.ts';
@@ -18,6 +19,7 @@ export const cloudctlConfigSchema = z.strictObject({
   users: usersSchema,
   auth: authSchema.prefault({}),
   agents: agentsSchema,
+  accounts: accountsSchema,
   database: databaseSchema.prefault({}),
   operations: operationsSchema.prefault({}),
   oauth: oauthSchema.prefault({}),
