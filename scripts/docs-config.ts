@@ -133,6 +133,8 @@ function renderCloudctl(): string {
     '`database.password` (it replaces any password in the URL), `database.url` as a whole, `database.urlFile`,',
     'and `secrets.store.vault.token` (an `env`, `file` or `k8s` reference). The TLS keys cloudctl reads are',
     'unencrypted PEM files, so there is no key password to give; OAuth clients are kept in the database.',
+    "The references in `accounts[]` entries are not cloudctl's: they are stored as written and resolved by the",
+    'agent that holds the account (see [dynamic-accounts.md](dynamic-accounts.md)).',
     '',
     '`config validate` and `config print` check each reference (engine known, parameters right) without',
     'fetching it; `serve` resolves every one before it opens anything, checks the values as it would the',
