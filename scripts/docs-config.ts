@@ -103,7 +103,8 @@ function renderCloudctl(): string {
         `| \`${group.path}\` | map | ${group.required || group.hasDefault ? '—' : 'none'} | ${group.description} |`,
       );
     }
-    add(section, `| \`${setting.path}\` | ${setting.type} | ${cell(setting)} | ${setting.description} |`);
+    const description = `${setting.description}${setting.secret ? ' (secret)' : ''}`;
+    add(section, `| \`${setting.path}\` | ${setting.type} | ${cell(setting)} | ${description} |`);
   }
   const parts = [
     '# cloudctl configuration reference',
@@ -112,11 +113,43 @@ function renderCloudctl(): string {
     '',
     'cloudctl reads one YAML file: `cloudctl serve --config FILE`. `cloudctl config validate FILE` reports',
     'every problem as `file:line:column: severity: key.path: message`; `cloudctl config print FILE` shows the',
-    'effective configuration with every default filled and the `database.url` password as `***`. Every map is',
+    'effective configuration with every default filled, secret references as written and secrets written in',
+    'clear (the `database.url` password, settings marked secret) as `***`. Every map is',
     'strict: an unknown key is an error that names the nearest known key. Relative file paths are relative',
     'to the config file. Tokens are written as their SHA-256, `sha256:<64 hex digits>`: `printf %s "$TOKEN" |',
     'sha256sum` prints the digits. `[]` in a key path stands for each item of a list. Examples:',
     '[config-examples/cloudctl/](../config-examples/cloudctl/).',
+    '',
+    '## Secret references',
+    '',
+    'A string setting may be a secret reference instead of the secret, the same references, engines and',
+    "`secrets.store` settings as the agent's config ([configuration.md](configuration.md)):",
+    '`encrypted:env!n:NAME` (an environment variable of cloudctl, prefixed by `secrets.store.env.prefix`),',
+    '`encrypted:file!f:PATH` (a file, or with `!k:KEY` one key of a YAML/JSON map file; relative to the config',
+    'file or `secrets.store.file.baseDir`), `encrypted:k8s!n:SECRET!k:KEY` (`!ns:NAMESPACE` optional; read as',
+    "cloudctl's own identity: its pod's service account, else the default kubeconfig) and",
+    '`encrypted:vault!e:MOUNT!p:PATH!k:KEY` (with `secrets.store.vault` on). `encryptedFile:` passes a path to a',
+    'private file holding the secret, for settings that take a file (`database.urlFile`). Where they matter:',
+    '`database.password` (it replaces any password in the URL), `database.url` as a whole, `database.urlFile`,',
+    'and `secrets.store.vault.token` (an `env`, `file` or `k8s` reference). The TLS keys cloudctl reads are',
+    'unencrypted PEM files, so there is no key password to give; OAuth clients are kept in the database.',
+    "The references in `accounts[]` entries are not cloudctl's: they are stored as written and resolved by the",
+    'agent that holds the account (see [dynamic-accounts.md](dynamic-accounts.md)).',
+    '',
+    '`config validate` and `config print` check each reference (engine known, parameters right) without',
+    'fetching it; `serve` resolves every one before it opens anything, checks the values as it would the',
+    'written ones (without quoting them), and a reference that cannot be resolved stops it with exit code 1',
+    'and `file:line:column: error: key.path: <engine> engine: cannot resolve <reference>: <why>`. Values are',
+    'never logged or printed. The same engines resolve the secret headers of webhooks cloudctl sends itself',
+    '(`networkMode: direct`, see [deployment-files.md](deployment-files.md#secrets)).',
+    '',
+    'For example, the PostgreSQL password from the environment (a Kubernetes Secret mapped to a variable):',
+    '',
+    '```yaml',
+    'database:',
+    '  url: postgres://cloudctl@postgres.example.com:5432/cloudctl',
+    '  password: encrypted:env!n:CLOUDCTL_DB_PASSWORD',
+    '```',
     '',
   ];
   for (const [section, lines] of sections) {

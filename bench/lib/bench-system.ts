@@ -8,7 +8,13 @@ import { createWriteStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { AGENT_ENV, AGENT_NODE_FLAGS } from '../../src/agent/agent-runtime.ts';
-import { type ControlPlane, hashToken, parseConfig, startControlPlane } from '../../src/cloudctl/index.ts';
+import {
+  type ControlPlane,
+  hashToken,
+  parseConfig,
+  secretEngines,
+  startControlPlane,
+} from '../../src/cloudctl/index.ts';
 import { freePort } from '../../test/cluster/free-port.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -35,24 +41,23 @@ export async function startBenchControlPlane(
 ): Promise<BenchControlPlane> {
   const token = randomBytes(24).toString('hex');
   const logger = pino({ level: 'warn' }, pino.destination({ dest: join(dir, 'cloudctl.log'), sync: false }));
-  const plane = await startControlPlane(
-    parseConfig(
-      {
-        grpc: { host: '127.0.0.1', port: 0 },
-        http: { host: '127.0.0.1', port: 0 },
-        agents: [{ id: AGENT_ID, tokenHash: hashToken(token) }],
-        users:
-          options.userTokenHash === undefined ? [] : [{ name: 'bench', tokenHash: options.userTokenHash }],
-        database:
-          databaseUrl === undefined
-            ? { dataDir: join(dir, `cloudctl-data-${++runs}`) }
-            : { url: databaseUrl },
-      },
-      'bench',
-      dir,
-    ),
-    { logger, readIndex: options.readIndex ?? true },
+  const config = parseConfig(
+    {
+      grpc: { host: '127.0.0.1', port: 0 },
+      http: { host: '127.0.0.1', port: 0 },
+      agents: [{ id: AGENT_ID, tokenHash: hashToken(token) }],
+      users: options.userTokenHash === undefined ? [] : [{ name: 'bench', tokenHash: options.userTokenHash }],
+      database:
+        databaseUrl === undefined ? { dataDir: join(dir, `cloudctl-data-${++runs}`) } : { url: databaseUrl },
+    },
+    'bench',
+    dir,
   );
+  const plane = await startControlPlane(config, {
+    logger,
+    readIndex: options.readIndex ?? true,
+    secretEngines: secretEngines(config.secrets, { configDir: dir, env: process.env }),
+  });
   return { plane, token, close: () => plane.close() };
 }
 

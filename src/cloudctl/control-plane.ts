@@ -4,12 +4,18 @@
 import type { Logger } from 'pino';
 import pkg from '../../package.json' with { type: 'json' };
 import { serviceDefinitions } from '../proto/index.ts';
+import type { SecretEngine } from '../secrets/index.ts';
 import { type AccountAssignments, type AccountDirectory, accountsFeature } from './accounts/index.ts';
 import { AgentAuthenticator, configUsers, UserAuthenticator } from './auth/index.ts';
 import { cachingFeature } from './caching/index.ts';
 import { type CloudctlStores, openStores } from './cloudctl-stores.ts';
 import type { CloudctlConfig } from './config/index.ts';
-import { credentialAccounts, credentialsRoutes } from './credentials/index.ts';
+import {
+  type CredentialsDefinition,
+  credentialAccounts,
+  credentialsRoutes,
+  syncConfigAccounts,
+} from './credentials/index.ts';
 import { databaseTarget } from './database-target.ts';
 import { type DeploymentsFeature, deploymentsFeature } from './deployments/index.ts';
 import { type AccountPlacement, dynamicAccountsFeature } from './dynamic-accounts/index.ts';
@@ -25,6 +31,7 @@ import { readModelRoutes } from './read-model/index.ts';
 import { joinReplicas, type ReplicaHandlers, type ReplicaMembership } from './replicas/index.ts';
 import { AgentRegistry, SessionFinder, sessionHandlers } from './sessions/index.ts';
 import { statusPageRoutes } from './status-page/index.ts';
+import type { DatabaseTarget } from './store/index.ts';
 import { type TasksFeature, tasksFeature } from './tasks/index.ts';
 
 export { databaseTarget } from './database-target.ts';
@@ -34,6 +41,13 @@ export interface ControlPlaneDeps {
   now?: () => Date;
   /** False stores objects without the read model's index: only for measuring what the index costs. */
   readIndex?: boolean;
+  /**
+   * The engines built from `config.secrets` that resolved the config file's references; webhook
+   * headers sent directly resolve with them too (`secretEngines` in config/ builds them).
+   */
+  secretEngines: ReadonlyArray<SecretEngine>;
+  /** The accounts of cloudctl's config file, synced into the credentials store at start. */
+  configAccounts?: { file: string; definitions: ReadonlyArray<CredentialsDefinition> };
 }
 
 export interface ControlPlane {
@@ -205,13 +219,33 @@ function controlPlane(
   };
 }
 
+/** The stores, the accounts of cloudctl's config file synced in before anything reads them. */
+async function openStoresWithConfigAccounts(
+  target: DatabaseTarget,
+  deps: ControlPlaneDeps,
+  now: Date,
+): Promise<CloudctlStores> {
+  const stores = await openStores(target, { readIndex: deps.readIndex ?? true });
+  if (deps.configAccounts === undefined) return stores;
+  try {
+    const { file, definitions } = deps.configAccounts;
+    const changes = await syncConfigAccounts(stores.credentials, file, definitions, now);
+    for (const { name, change } of changes)
+      deps.logger.info({ account: name, change, file }, 'config file account');
+  } catch (error) {
+    await stores.close();
+    throw error;
+  }
+  return stores;
+}
+
 export async function startControlPlane(
   config: CloudctlConfig,
   deps: ControlPlaneDeps,
 ): Promise<ControlPlane> {
-  const { logger, now = () => new Date() } = deps;
+  const { logger, now = () => new Date(), secretEngines } = deps;
   const target = databaseTarget(config.database);
-  const stores = await openStores(target, { readIndex: deps.readIndex ?? true });
+  const stores = await openStoresWithConfigAccounts(target, deps, now());
   const registry = new AgentRegistry();
   const observability = observabilityFeature({ sessions: () => registry.list().length, ping: stores.ping });
   const { metrics } = observability;
@@ -233,7 +267,7 @@ export async function startControlPlane(
   const caching = cachingFeature(served);
   const tasks = tasksFeature(served);
   const external = externalAddress(config.http);
-  const deployments = deploymentsFeature({ ...served, externalUrl: external.url });
+  const deployments = deploymentsFeature({ ...served, externalUrl: external.url, secretEngines });
   const { heartbeatSeconds, helloTimeoutSeconds } = config.grpc;
   const sessionDeps = { heartbeatSeconds, helloTimeoutSeconds, sessionListener: placement, store: stores };
   const session = sessionHandlers({ ...base, ...sessionDeps });

@@ -1,5 +1,5 @@
 // Where the database is, from `database.*` settings: a PostgreSQL server by URL (given, or read from
-// a mounted Secret) or embedded PGlite in a data directory (in memory without one).
+// a mounted Secret), with `database.password` when set, or embedded PGlite in a data directory (in memory without one).
 import { readFileSync } from 'node:fs';
 import type { CloudctlConfig } from './config/index.ts';
 import { CloudctlError } from './errors.ts';
@@ -21,8 +21,19 @@ function readDatabaseUrl(file: string): string {
   return url;
 }
 
+/** `database.password` (resolved from its reference by now) in place of the URL's own password. */
+function withPassword(url: string, password: string | undefined): string {
+  if (password === undefined) return url;
+  const parsed = new URL(url);
+  // The userinfo of a URL is percent-encoded; pg decodes it back.
+  parsed.password = encodeURIComponent(password);
+  return parsed.href;
+}
+
 export function databaseTarget(database: CloudctlConfig['database']): DatabaseTarget {
-  if (database.url !== undefined) return { kind: 'postgres', url: database.url };
-  if (database.urlFile !== undefined) return { kind: 'postgres', url: readDatabaseUrl(database.urlFile) };
+  const { password } = database;
+  if (database.url !== undefined) return { kind: 'postgres', url: withPassword(database.url, password) };
+  if (database.urlFile !== undefined)
+    return { kind: 'postgres', url: withPassword(readDatabaseUrl(database.urlFile), password) };
   return { kind: 'pglite', dataDir: database.dataDir ?? 'memory://' };
 }

@@ -6,7 +6,7 @@ export {
   openCloudctlDatabase,
   openStores,
 } from './cloudctl-stores.ts';
-export { type CloudctlConfig, loadConfig, parseConfig } from './config/index.ts';
+export { type CloudctlConfig, loadConfig, parseConfig, secretEngines } from './config/index.ts';
 export {
   AGENT_SERVICES,
   type ControlPlane,

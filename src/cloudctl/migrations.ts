@@ -3,7 +3,11 @@
 // migrations; never rename or edit one that has shipped (a database records the names it ran).
 import type { Kysely, Migration } from 'kysely';
 import { type CacheTables, createCacheTables } from './caching/index.ts';
-import { type CredentialTables, credentialsMigration } from './credentials/index.ts';
+import {
+  type CredentialTables,
+  credentialsConfigFileMigration,
+  credentialsMigration,
+} from './credentials/index.ts';
 import { type DeploymentTables, deploymentsMigration } from './deployments/index.ts';
 import { type DynamicAccountTables, dynamicAccountsMigration } from './dynamic-accounts/index.ts';
 import { type OAuthTables, oauthMigration } from './oauth/index.ts';
@@ -45,4 +49,5 @@ export const CLOUDCTL_MIGRATIONS: Readonly<Record<string, Migration>> = {
   // already at 0009 would refuse an earlier migration, so its tables are 0010.
   '0009_replicas': replicaMigration,
   '0010_deployments': deploymentsMigration,
+  '0011_credentials_config_file': credentialsConfigFileMigration,
 };

@@ -9,7 +9,7 @@ export { kubernetesSecretEngine } from './kubernetes-secret-engine.ts';
 export { resolveSecrets } from './resolve-secrets.ts';
 export type { SecretEngine, SecretErrorCode } from './secret-engine.ts';
 export { SECRET_ERRORS, SecretResolutionError } from './secret-engine.ts';
-export { parseSecretReference } from './secret-reference.ts';
+export { isSecretReference, parseSecretReference } from './secret-reference.ts';
 export { secretValue } from './secret-value.ts';
 export { secretsSchema } from './secrets-store.ts';
 export { vaultClient } from './vault-client.ts';

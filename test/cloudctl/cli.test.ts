@@ -154,7 +154,7 @@ describe('cloudctl CLI', () => {
     expect(await cloudctl('config', 'print', bad)).toEqual({
       code: 1,
       stdout: '',
-      stderr: `${bad}:2:8: error: database.url: expected a postgres:// URL, found the string 'mysql://db'\n`,
+      stderr: `${bad}:2:8: error: database.url: expected a postgres:// URL or an encrypted: reference, found the string 'mysql://db'\n`,
     });
   });
 

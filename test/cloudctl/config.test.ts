@@ -66,7 +66,7 @@ describe('cloudctl config validate', () => {
       `${file}:2:9: error: grpc.port: expected at most 65535, found number 99999`,
       `${file}:5:5: error: http.tls.keyFile: required, expected string`,
       `${file}:8:16: error: users[0].tokenHash: expected sha256:<64 lowercase hex digits> (printf %s "$TOKEN" | sha256sum), found the string 'sha256:abc'`,
-      `${file}:10:8: error: database.url: expected a postgres:// URL, found the string 'mysql://db/cloudctl'`,
+      `${file}:10:8: error: database.url: expected a postgres:// URL or an encrypted: reference, found the string 'mysql://db/cloudctl'`,
       `${file}:12:18: error: operations.waitTimeoutMs: expected number, found the string 'soon'`,
       `${file}:14:10: error: logging.level: expected one of 'fatal', 'error', 'warn', 'info', 'debug', 'trace', found the string 'loud'`,
       `${file}: invalid, 6 errors`,
@@ -178,8 +178,16 @@ describe('cloudctl config print', () => {
       users: [],
       auth: { adminRoles: [], anonymous: { enabled: false, roles: [] } },
       agents: [],
+      accounts: [],
       database: { dataDir: join(dir, 'data/cloudctl') },
       operations: { waitTimeoutMs: 60_000 },
+      secrets: {
+        store: {
+          file: {},
+          env: { prefix: '' },
+          vault: { enabled: false, authMethod: 'TOKEN', path: 'kubernetes' },
+        },
+      },
       oauth: { tokenLifetimeSeconds: 3600 },
       logging: { level: 'info' },
     });
@@ -212,6 +220,80 @@ describe('cloudctl config print', () => {
       stdout: '',
       stderr: `${file}:2:9: error: grpc.port: expected at least 0, found number -1`,
     });
+  });
+});
+
+describe("secret references in cloudctl's config", () => {
+  it('validate checks each reference without fetching it, at its value, naming the engine', async () => {
+    const good = writeConfig(
+      'database:\n  url: postgres://cloudctl@db/cloudctl\n  password: encrypted:env!n:NEVER_SET_ANYWHERE_4821\n',
+    );
+    expect(await cloudctl('config', 'validate', good)).toMatchObject({ code: 0, stderr: '' });
+    const bad = writeConfig(
+      [
+        'database:',
+        '  url: encrypted:nope!n:X',
+        '  password: encrypted:vault!e:secret',
+        'secrets:',
+        '  store:',
+        '    env: { prefx: CLOUDCTL_ }',
+        '',
+      ].join('\n'),
+    );
+    const result = await cloudctl('config', 'validate', bad);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')).toEqual([
+      `${bad}:2:8: error: database.url: nope engine: cannot resolve encrypted:nope!n:X: unknown secrets engine 'nope'; available: file, env, k8s, vault`,
+      `${bad}:3:13: error: database.password: vault engine: cannot resolve encrypted:vault!e:secret: the vault engine is off: set secrets.store.vault.enabled: true and its url`,
+      `${bad}:6:12: error: secrets.store.env.prefx: unknown key 'prefx'; did you mean 'prefix'?`,
+      `${bad}: invalid, 3 errors`,
+    ]);
+  });
+
+  it('print shows each reference as written and a secret written in clear as ***', async () => {
+    const file = writeConfig(
+      [
+        'database:',
+        '  url: encrypted:k8s!n:cloudctl-db!k:url',
+        '  password: hunter2-in-clear',
+        'secrets:',
+        '  store:',
+        '    vault: { enabled: true, url: "https://vault.example:8200", token: s.vault-token-in-clear }',
+        '',
+      ].join('\n'),
+    );
+    const result = await cloudctl('config', 'print', file);
+    expect(result.code, result.stderr).toBe(0);
+    const printed = load(result.stdout) as {
+      database: Record<string, string>;
+      secrets: { store: { vault: Record<string, unknown> } };
+    };
+    expect(printed.database).toEqual({ url: 'encrypted:k8s!n:cloudctl-db!k:url', password: '***' });
+    expect(printed.secrets.store.vault).toMatchObject({ token: '***', url: 'https://vault.example:8200' });
+    expect(result.stdout).not.toContain('hunter2');
+    expect(result.stdout).not.toContain('vault-token-in-clear');
+    const referenced = writeConfig(
+      'database:\n  url: postgres://u:pw-in-url@db/x\n  password: encrypted:env!n:DB_PASSWORD\n',
+    );
+    const shown = load((await cloudctl('config', 'print', referenced)).stdout) as {
+      database: Record<string, string>;
+    };
+    expect(shown.database).toEqual({ url: 'postgres://u:***@db/x', password: 'encrypted:env!n:DB_PASSWORD' });
+  });
+
+  it('puts database.password in the URL in place of its own, escaped', () => {
+    const config = parseConfig(
+      { database: { url: 'postgres://cloudctl:old@db:5432/cloudctl', password: 'p@ss:w/rd%' } },
+      'test',
+      dir,
+    );
+    expect(databaseTarget(config.database)).toEqual({
+      kind: 'postgres',
+      url: 'postgres://cloudctl:p%40ss%3Aw%2Frd%25@db:5432/cloudctl',
+    });
+    expect(() => parseConfig({ database: { password: 'x' } }, 'test', dir)).toThrow(
+      'test: error: database.password: password is for PostgreSQL: set url or urlFile too',
+    );
   });
 });
 

@@ -7,6 +7,7 @@ import {
   type ControlPlane,
   hashToken,
   parseConfig,
+  secretEngines,
   startControlPlane,
 } from '../../src/cloudctl/index.ts';
 import {
@@ -66,7 +67,10 @@ export async function startTestControlPlane(config: Record<string, unknown> = {}
     'test config',
     process.cwd(),
   );
-  const plane = await startControlPlane(parsed, { logger });
+  const plane = await startControlPlane(parsed, {
+    logger,
+    secretEngines: secretEngines(parsed.secrets, { configDir: process.cwd(), env: process.env }),
+  });
   return {
     plane,
     address: `127.0.0.1:${plane.port}`,

@@ -1,9 +1,10 @@
 // A throwaway PostgreSQL server for tests: initdb in a temporary directory, started on a free
-// loopback port with trust authentication, removed when stopped. PostgreSQL refuses to run as root,
+// loopback port with trust authentication (or, given a password, scram-sha-256 over TCP, so a wrong
+// password is refused), removed when stopped. PostgreSQL refuses to run as root,
 // so under root the cluster belongs to the `postgres` OS user (Debian's postgresql package makes it).
 import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,7 +13,10 @@ import { freePort } from '../cluster/free-port.ts';
 const run = promisify(execFile);
 
 export interface PostgresServer {
+  /** With the password, when the server has one. */
   url: string;
+  /** The same URL without a password. */
+  urlWithoutPassword: string;
   /** Stops the server at once (clients see their connections fail) and keeps its data. */
   kill(): Promise<void>;
   /** Starts the killed server again, on the same port and data. */
@@ -44,7 +48,12 @@ function asPostgresUser(): { uid: number; gid: number } | undefined {
   return { uid, gid };
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+export interface PostgresOptions {
+  /** The `postgres` user's password; TCP connections must then give it. */
+  password?: string;
+}
+
+export async function startPostgres(settings: PostgresOptions = {}): Promise<PostgresServer> {
   const bin = findBinDir();
   const user = asPostgresUser();
   const dir = await mkdtemp(join(tmpdir(), 'orch-agent-pg-'));
@@ -74,22 +83,30 @@ export async function startPostgres(): Promise<PostgresServer> {
       () => undefined,
       () => undefined,
     );
+  const auth = ['--auth=trust'];
+  if (settings.password !== undefined) {
+    const pwfile = join(dir, 'pwfile');
+    await writeFile(pwfile, `${settings.password}\n`, { mode: 0o600 });
+    if (user !== undefined) chownSync(pwfile, user.uid, user.gid);
+    auth.splice(0, 1, '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${pwfile}`);
+  }
   try {
-    await run(
-      join(bin, 'initdb'),
-      ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
-      {
-        ...options,
-        env: { ...process.env, LC_ALL: 'C' },
-      },
-    );
+    await run(join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', ...auth, '-E', 'UTF8', '--no-sync'], {
+      ...options,
+      env: { ...process.env, LC_ALL: 'C' },
+    });
     await start();
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw new Error(`PostgreSQL did not start: ${error instanceof Error ? error.message : String(error)}`);
   }
+  const urlWithoutPassword = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    url:
+      settings.password === undefined
+        ? urlWithoutPassword
+        : `postgres://postgres:${encodeURIComponent(settings.password)}@127.0.0.1:${port}/postgres`,
+    urlWithoutPassword,
     kill,
     async restart() {
       await start();

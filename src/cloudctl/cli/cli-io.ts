@@ -6,7 +6,7 @@ export interface CliIo {
   err: (text: string) => void;
   /** Standard output as a log destination. */
   stdout: DestinationStream;
-  /** The environment (CLOUDCTL_URL, CLOUDCTL_TOKEN for `deploy`). */
+  /** The environment: the `env` and `k8s` secret engines' (serve), CLOUDCTL_URL and CLOUDCTL_TOKEN (deploy). */
   env: NodeJS.ProcessEnv;
   /** Starts listening for stop signals; resolves with the signal name when one arrives. */
   stopSignal: () => Promise<string>;

@@ -2,16 +2,19 @@
 import { formatIssue } from '../../lib/config-issue.ts';
 import { loadConfig, printEffectiveConfig } from '../config/index.ts';
 import { type CliIo, EXIT } from './cli-io.ts';
+import { configAccounts } from './config-accounts.ts';
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 export async function validateCommand(file: string, io: CliIo): Promise<number> {
-  const loaded = await loadConfig(file);
-  if (!loaded.ok) {
-    for (const issue of loaded.issues) io.err(formatIssue(issue));
-    io.err(`${file}: invalid, ${plural(loaded.issues.length, 'error')}`);
+  const loaded = await loadConfig(file, { env: io.env });
+  const accounts = loaded.ok ? configAccounts(loaded) : undefined;
+  const issues = !loaded.ok ? loaded.issues : accounts?.ok === false ? accounts.issues : [];
+  if (!loaded.ok || issues.length > 0) {
+    for (const issue of issues) io.err(formatIssue(issue));
+    io.err(`${file}: invalid, ${plural(issues.length, 'error')}`);
     return EXIT.invalidConfig;
   }
   const { agents, users, database } = loaded.config;
@@ -22,9 +25,11 @@ export async function validateCommand(file: string, io: CliIo): Promise<number> 
 }
 
 export async function printCommand(file: string, io: CliIo): Promise<number> {
-  const loaded = await loadConfig(file);
-  if (!loaded.ok) {
-    for (const issue of loaded.issues) io.err(formatIssue(issue));
+  const loaded = await loadConfig(file, { env: io.env });
+  const accounts = loaded.ok ? configAccounts(loaded) : undefined;
+  if (!loaded.ok || accounts?.ok === false) {
+    for (const issue of loaded.ok ? (accounts?.ok === false ? accounts.issues : []) : loaded.issues)
+      io.err(formatIssue(issue));
     return EXIT.invalidConfig;
   }
   io.out(printEffectiveConfig(loaded.config).trimEnd());

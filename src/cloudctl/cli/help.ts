@@ -4,12 +4,13 @@ export const USAGE = `Usage: cloudctl <command> [options]
 The orch-agent control plane.
 
 Commands:
-  serve --config FILE      Serve the agent gRPC endpoint (grpc.port, default 9091) and the HTTP
-                           API (http.port, default 7002) until SIGTERM or SIGINT (exit 0).
-  config validate FILE     Check a config file. Prints every problem as
-                           file:line:column: severity: key.path: message
+  serve --config FILE      Resolve the config's secret references (encrypted:...), then serve
+                           the agent gRPC endpoint (grpc.port, default 9091) and the HTTP API
+                           (http.port, default 7002) until SIGTERM or SIGINT (exit 0).
+  config validate FILE     Check a config file, its secret references without fetching them.
+                           Prints every problem as file:line:column: severity: key.path: message
   config print FILE        Print the effective config as YAML: defaults filled, paths made
-                           absolute, the database.url password shown as ***.
+                           absolute, secret references as written, secrets in clear as ***.
   deploy -f FILE           Check a deployment file, send it (manifest paths inlined) to cloudctl
                            and follow it, printing its log; exit 0 only when it succeeds, 1 when
                            it fails, is rolled back or is refused. Ctrl-C stops following only.

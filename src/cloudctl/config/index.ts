@@ -1,13 +1,17 @@
-// cloudctl's configuration: the schema, the loader with located errors, and the effective-config
-// printer. Other folders import from here only.
+// cloudctl's configuration: the schema, the loader with located errors, the resolution of its secret
+// references at start, and the effective-config printer. Other folders import from here only.
+
+export { secretEngines } from './config-secrets.ts';
 export { hidePassword, printEffectiveConfig } from './effective-config.ts';
 export {
   checkReferencedFiles,
   type FailedConfig,
+  type LoadConfigOptions,
   type LoadedConfig,
   loadConfig,
   parseConfig,
 } from './load-config.ts';
+export { type ResolvedConfig, resolveConfig } from './resolve-config.ts';
 export type { AgentEntry } from './schema/agents.ts';
 export { type CloudctlConfig, cloudctlConfigSchema } from './schema/cloudctl-config.ts';
 export type { TlsSettings } from './schema/grpc.ts';

@@ -1,23 +1,33 @@
-import { dirname, isAbsolute, resolve } from 'node:path';
-import type { z } from 'zod';
-import { type ConfigIssue, describeFound, describeZodIssue, makeIssue } from '../../lib/config-issue.ts';
-import { isRecord } from '../../lib/is-record.ts';
-import { didYouMean, suggestKey } from '../../lib/key-suggestion.ts';
+// Loads cloudctl's config file: YAML with positions, the schema check, and the secret references'
+// check, every problem placed at its line and column. References stay as written in the loaded
+// config (what `config validate` and `config print` see); `resolveConfig` fetches them at start.
+import { dirname, resolve } from 'node:path';
+import { type ConfigIssue, makeIssue } from '../../lib/config-issue.ts';
 import { unreadableFiles } from '../../lib/readable-files.ts';
-import { patternOf } from '../../lib/schema-walk.ts';
 import { readYamlFile } from '../../lib/yaml-file.ts';
 import { formatKeyPath, type KeyPath, type SourcePosition } from '../../lib/yaml-source.ts';
+import { resolveSecrets, type SecretEngine } from '../../secrets/index.ts';
 import { CloudctlError } from '../errors.ts';
-import { type CloudctlConfig, cloudctlConfigSchema } from './schema/cloudctl-config.ts';
-import { DEFAULT_DATA_DIR } from './schema/database.ts';
+import { check, withAbsolutePaths } from './config-check.ts';
+import { configEngines, referenceProblem, withoutAccounts } from './config-secrets.ts';
+import type { CloudctlConfig } from './schema/cloudctl-config.ts';
 import { cloudctlSchemaIndex } from './schema-index.ts';
 
 export interface LoadedConfig {
   ok: true;
   file: string;
+  /** The config with its secret references unresolved: safe to show. */
   config: CloudctlConfig;
+  /** The file's value as read, for resolving its references at start. */
+  raw: unknown;
+  /** Key paths that hold a secret reference, with the reference (safe to show). */
+  secretReferences: Array<{ path: KeyPath; reference: string }>;
+  /** The engines the references resolve with; webhook headers use them too. */
+  secretEngines: ReadonlyArray<SecretEngine>;
   /** Where a key path sits in the file, for problems found after loading. */
   locate(path: KeyPath): SourcePosition;
+  /** Where a key path's value sits: problems of a value are shown there. */
+  locateValue(path: KeyPath): SourcePosition;
 }
 
 export interface FailedConfig {
@@ -27,81 +37,15 @@ export interface FailedConfig {
   issues: ConfigIssue[];
 }
 
-/** A problem before it is located: an unknown key is shown at the key, anything else at its value. */
-interface Finding {
-  path: KeyPath;
-  at: 'key' | 'value';
-  message: string;
-}
-
-type Checked = { ok: true; config: CloudctlConfig } | { ok: false; findings: Finding[] };
-
-function findingsOf(issue: z.core.$ZodIssue): Finding[] {
-  const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
-  if (issue.code !== 'unrecognized_keys') return [{ path, at: 'value', message: describeZodIssue(issue) }];
-  // Every map in the schema is strict, so zod names each unknown key; one finding per key, at the key.
-  const parent = patternOf(path);
-  return issue.keys.map((key) => ({
-    path: [...path, key],
-    at: 'key',
-    message: `unknown key '${key}'${didYouMean(suggestKey(key, parent, cloudctlSchemaIndex()))}`,
-  }));
-}
-
-function check(value: unknown): Checked {
-  const raw = value ?? {};
-  if (!isRecord(raw))
-    return {
-      ok: false,
-      findings: [
-        { path: [], at: 'value', message: `expected a map of settings, found ${describeFound(raw)}` },
-      ],
-    };
-  const parsed = cloudctlConfigSchema.safeParse(raw, { reportInput: true });
-  if (parsed.success) return { ok: true, config: parsed.data };
-  return { ok: false, findings: parsed.error.issues.flatMap(findingsOf) };
-}
-
-function absolute(base: string, path: string): string {
-  return isAbsolute(path) || path.startsWith('memory://') ? path : resolve(base, path);
-}
-
-/** The config with every file path absolute, and the default data directory when no URL is set. */
-function withAbsolutePaths(config: CloudctlConfig, base: string): CloudctlConfig {
-  const { grpc, http, database } = config;
-  return {
-    ...config,
-    grpc: {
-      ...grpc,
-      tls:
-        grpc.tls === undefined
-          ? undefined
-          : {
-              certFile: absolute(base, grpc.tls.certFile),
-              keyFile: absolute(base, grpc.tls.keyFile),
-              clientCaFile:
-                grpc.tls.clientCaFile === undefined ? undefined : absolute(base, grpc.tls.clientCaFile),
-            },
-    },
-    http: {
-      ...http,
-      tls:
-        http.tls === undefined
-          ? undefined
-          : { certFile: absolute(base, http.tls.certFile), keyFile: absolute(base, http.tls.keyFile) },
-    },
-    database:
-      database.url !== undefined
-        ? database
-        : database.urlFile !== undefined
-          ? { ...database, urlFile: absolute(base, database.urlFile) }
-          : { ...database, dataDir: absolute(base, database.dataDir ?? DEFAULT_DATA_DIR) },
-  };
+export interface LoadConfigOptions {
+  /** For the `env` engine and the `k8s` engine's kubeconfig lookup; default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
  * Validates an already parsed config object (tests, benchmarks, the demo); `base` anchors relative
- * paths. Throws CONFIG_INVALID with one `source: error: key.path: message` line per problem.
+ * paths. Secret references are left as written. Throws CONFIG_INVALID with one
+ * `source: error: key.path: message` line per problem.
  */
 export function parseConfig(value: unknown, source: string, base: string): CloudctlConfig {
   const checked = check(value);
@@ -115,24 +59,55 @@ export function parseConfig(value: unknown, source: string, base: string): Cloud
   return withAbsolutePaths(checked.config, base);
 }
 
-export async function loadConfig(file: string): Promise<LoadedConfig | FailedConfig> {
+export async function loadConfig(
+  file: string,
+  options: LoadConfigOptions = {},
+): Promise<LoadedConfig | FailedConfig> {
   const fail = (issues: ConfigIssue[]): FailedConfig => ({ ok: false, file, issues });
   const read = await readYamlFile(file);
   if (!read.ok) return fail([read.issue]);
   const source = read.value;
   const keyAt = (path: KeyPath) => source.keyAt(path) ?? source.valueAt(path);
-  const checked = check(source.value);
-  if (!checked.ok) {
-    const issues = checked.findings.map((f) =>
-      makeIssue('error', file, f.at === 'key' ? keyAt(f.path) : source.valueAt(f.path), f.path, f.message),
+  const engines = configEngines(source.value, file, options.env ?? process.env);
+  const references = await resolveSecrets(withoutAccounts(source.value), engines, { fetch: false });
+  const issues = references.issues.map((problem) => {
+    const at = formatKeyPath(problem.path);
+    const reference = references.references.find((r) => formatKeyPath(r.path) === at)?.reference ?? '';
+    return makeIssue(
+      'error',
+      file,
+      source.valueAt(problem.path),
+      problem.path,
+      referenceProblem(reference, problem.message),
     );
+  });
+  const checked = check(source.value);
+  if (!checked.ok)
+    for (const f of checked.findings)
+      issues.push(
+        makeIssue('error', file, f.at === 'key' ? keyAt(f.path) : source.valueAt(f.path), f.path, f.message),
+      );
+  if (!checked.ok || issues.length > 0) {
     issues.sort((a, b) => a.line - b.line || a.column - b.column);
     return fail(issues);
   }
-  return { ok: true, file, config: withAbsolutePaths(checked.config, dirname(resolve(file))), locate: keyAt };
+  return {
+    ok: true,
+    file,
+    config: withAbsolutePaths(checked.config, dirname(resolve(file))),
+    raw: source.value,
+    secretReferences: references.references,
+    secretEngines: engines,
+    locate: keyAt,
+    locateValue: (path) => source.valueAt(path),
+  };
 }
 
 /** At `serve`: an error, at the setting, for each file the config names that cannot be read. */
-export function checkReferencedFiles(loaded: LoadedConfig): Promise<ConfigIssue[]> {
+export function checkReferencedFiles(loaded: {
+  file: string;
+  config: CloudctlConfig;
+  locate(path: KeyPath): SourcePosition;
+}): Promise<ConfigIssue[]> {
   return unreadableFiles(loaded.config, cloudctlSchemaIndex().filePaths, loaded.file, loaded.locate);
 }

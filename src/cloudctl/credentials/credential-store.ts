@@ -20,6 +20,8 @@ export interface CredentialsWrite {
 export interface StoredCredentials extends CredentialsWrite {
   /** The version of the newest revision. */
   version: number;
+  /** The cloudctl config file that declares the account, if one does: then it is read-only here. */
+  configFile: string | undefined;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -61,6 +63,7 @@ function toStored(row: Selectable<CredentialsTable>): StoredCredentials {
     definition: asDefinition(row.definition),
     permissions: permissionsSchema.parse(row.permissions),
     version: row.version,
+    configFile: row.config_file ?? undefined,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -179,6 +182,23 @@ export class CredentialStore {
     } finally {
       this.#accountChanges.changed();
     }
+  }
+
+  /** Marks the account as declared in `file`, or (null) as the API's own. */
+  async setConfigFile(name: string, file: string | null): Promise<void> {
+    await this.#db.updateTable('credentials').set({ config_file: file }).where('name', '=', name).execute();
+    this.#accountChanges.changed();
+  }
+
+  /** The accounts a config file declares, any file. */
+  async declaredInFiles(): Promise<StoredCredentials[]> {
+    const rows = await this.#db
+      .selectFrom('credentials')
+      .selectAll()
+      .where('config_file', 'is not', null)
+      .orderBy('name')
+      .execute();
+    return rows.map(toStored);
   }
 
   async get(name: string): Promise<StoredCredentials | undefined> {

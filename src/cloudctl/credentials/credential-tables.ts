@@ -1,7 +1,8 @@
 // The credentials tables: the current definition of each account defined in cloudctl, and every
 // revision of it (append-only; a delete is a revision too). Names compare byte-wise (collation "C")
 // so paging by name gives the same order on PGlite and on any PostgreSQL server, whatever its locale.
-// Their row types and their migration (0002_credentials).
+// Their row types and their migrations (0002_credentials; 0011_credentials_config_file, which marks the
+// accounts declared in cloudctl's config file).
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { Json, NullableJson, Timestamp } from '../store/index.ts';
 
@@ -17,6 +18,8 @@ export interface CredentialsTable {
   version: number;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The cloudctl config file that declares the account; null for one defined over the API. */
+  config_file: string | null;
 }
 
 /** Every write of a credentials definition, deletes included; rows are only ever inserted. */
@@ -65,5 +68,12 @@ export const credentialsMigration: Migration = {
       .addColumn('created_at', 'timestamptz', (c) => c.notNull())
       .addPrimaryKeyConstraint('credential_revisions_pk', ['name', 'version'])
       .execute();
+  },
+};
+
+/** Accounts declared in cloudctl's config file are kept with the API's, marked with the file. */
+export const credentialsConfigFileMigration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('credentials').addColumn('config_file', 'text').execute();
   },
 };

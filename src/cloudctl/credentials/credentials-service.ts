@@ -1,6 +1,6 @@
 // The credentials API's rules over the store and the account directory: who may read and write which
 // account, that names are unique across every source, and that accounts from agents' config files
-// are read-only here.
+// and accounts declared in cloudctl's own config file are read-only here.
 //
 // Writing needs WRITE on the account as it is and, for a create or an update, WRITE under the posted
 // definition's permissions too: nobody but an admin can write a definition they could not change
@@ -24,6 +24,13 @@ export interface CredentialsDeps {
   now: () => Date;
   /** Told after each write, so accounts placed on agents follow their definitions (dynamic accounts). */
   changed: (name: string, change: 'created' | 'updated' | 'deleted') => Promise<void>;
+}
+
+function definedInConfigFile(name: string, file: string): HttpError {
+  return new HttpError(
+    'CONFLICT',
+    `account ${name} is defined in cloudctl's config file ${file} (accounts); change it there`,
+  );
 }
 
 function definedByAgent(account: KnownAccount): HttpError {
@@ -95,7 +102,10 @@ export class Credentials {
   async create(user: Principal, definition: CredentialsDefinition): Promise<Record<string, unknown>> {
     const { store, directory, now } = this.#deps;
     const existing = await directory.find(definition.name);
-    if (existing !== undefined) throw this.#exists(existing);
+    if (existing !== undefined) {
+      await this.#requireApiOwned(definition.name);
+      throw this.#exists(existing);
+    }
     this.#requireWritable(user, definition, 'create');
     const stored = await store.credentials.create(this.#write(definition), now());
     // Created by someone else since the check above: the store's key decided.
@@ -108,6 +118,7 @@ export class Credentials {
     const { store, now } = this.#deps;
     const account = await this.#guard.require(user, definition.name, 'WRITE');
     if (account.source === 'static-agent-config') throw definedByAgent(account);
+    await this.#requireApiOwned(definition.name);
     this.#requireWritable(user, definition, 'update');
     const stored = await store.credentials.update(this.#write(definition), now());
     if (stored === 'missing') throw new HttpError('NOT_FOUND', `no account named ${definition.name}`);
@@ -119,6 +130,7 @@ export class Credentials {
     const { store, now } = this.#deps;
     const account = await this.#guard.require(user, name, 'WRITE');
     if (account.source === 'static-agent-config') throw definedByAgent(account);
+    await this.#requireApiOwned(name);
     if ((await store.credentials.delete(name, now())) === 'missing')
       throw new HttpError('NOT_FOUND', `no account named ${name}`);
     await this.#deps.changed(name, 'deleted');
@@ -166,6 +178,12 @@ export class Credentials {
       if (batch.length < limit || last === undefined) return page;
       cursor = { after: last.name };
     }
+  }
+
+  /** Accounts of cloudctl's config file are changed in the file, not over the API. */
+  async #requireApiOwned(name: string): Promise<void> {
+    const file = (await this.#deps.store.credentials.get(name))?.configFile;
+    if (file !== undefined) throw definedInConfigFile(name, file);
   }
 
   #exists(account: KnownAccount): HttpError {

@@ -1,6 +1,7 @@
 // The deployments feature's factory: the runner that carries deployments through their steps (with
 // webhooks sent from cloudctl or from an agent holding the account), and the deployment routes.
 import type { Logger } from 'pino';
+import type { SecretEngine } from '../../secrets/index.ts';
 import type { AccountGuard } from '../accounts/index.ts';
 import type { Route } from '../http/index.ts';
 import type { OperationDispatcher, OperationStore } from '../operations/index.ts';
@@ -24,6 +25,8 @@ export interface DeploymentsFeatureDeps {
   reconnectGraceMs: number;
   /** This replica's id; undefined for one cloudctl on its embedded database. */
   replicaId: string | undefined;
+  /** cloudctl's secret engines (its config's `secrets.store`), for headers of webhooks sent directly. */
+  secretEngines: ReadonlyArray<SecretEngine>;
 }
 
 export interface DeploymentsFeature {
@@ -41,7 +44,7 @@ export function deploymentsFeature(deps: DeploymentsFeatureDeps): DeploymentsFea
       direct: directWebhookTransport(),
       onAgent: (account) => (type, payload) => dispatcher.execute({ account, type, payload }),
       accountOfAgent: (agentId) => registry.newestSessionOf(agentId)?.accounts[0]?.name,
-      secrets: webhookSecrets({ env: process.env, workingDir: process.cwd() }),
+      secrets: webhookSecrets(deps.secretEngines),
       logger,
     }),
     callbackBase: () => `${deps.externalUrl()}/deployments/callbacks`,

@@ -24,6 +24,7 @@ import {
   webhookSecrets,
 } from '../../../src/cloudctl/deployments/index.ts';
 import type { BackoffClock } from '../../../src/lib/backoff.ts';
+import { builtinEngines, secretsSchema } from '../../../src/secrets/index.ts';
 
 const SECRET = 'Bearer s3cr3t-token-4217';
 const FILE_SECRET = 'file-kept-signature-9931';
@@ -95,6 +96,10 @@ async function closedPort(): Promise<number> {
 
 const job = new JobServer();
 let workingDir: string;
+
+/** cloudctl's engines on their default settings, with `env` as its environment. */
+const engines = (env: NodeJS.ProcessEnv) =>
+  builtinEngines({ store: secretsSchema().parse({}).store, configDir: workingDir, env });
 beforeAll(async () => {
   await job.start();
   workingDir = mkdtempSync(join(tmpdir(), 'webhook-send-'));
@@ -135,7 +140,7 @@ function harness(transport: WebhookTransport = directWebhookTransport()) {
   };
   const deps: WebhookSendDeps = {
     transport,
-    secrets: webhookSecrets({ env: { JOB_TOKEN: SECRET }, workingDir }),
+    secrets: webhookSecrets(engines({ JOB_TOKEN: SECRET })),
     logger: pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) }),
     backoff: { clock, jitter: 0 },
   };
@@ -279,18 +284,18 @@ describe('sendWebhookRequest, secrets', () => {
     expect(job.received).toHaveLength(0);
   });
 
-  it('says the vault engine needs settings cloudctl does not have', async () => {
+  it("says the vault engine is off until secrets.store.vault in cloudctl's config enables it", async () => {
     const { deps } = harness();
     const headers = [{ key: 'Authorization', secretReference: 'encrypted:vault!e:secret!p:ci!k:token' }];
     const error = await failure(sendWebhookRequest(request({ headers }), { retryCount: 0 }, deps));
     expect(error.code).toBe('WEBHOOK_SECRET_UNRESOLVED');
-    expect(error.message).toContain("the vault engine needs settings cloudctl's config does not have yet");
-    expect(error.message).toContain('cloudctl resolves file, env, k8s');
+    expect(error.message).toContain('the vault engine is off: set secrets.store.vault.enabled: true');
+    expect(job.received).toHaveLength(0);
   });
 
   it('refuses a secret whose value holds a line break, without quoting it', async () => {
     const { deps } = harness();
-    deps.secrets = webhookSecrets({ env: { JOB_TOKEN: `${SECRET}\r\nX-Injected: 1` }, workingDir });
+    deps.secrets = webhookSecrets(engines({ JOB_TOKEN: `${SECRET}\r\nX-Injected: 1` }));
     const error = await failure(sendWebhookRequest(request(), { retryCount: 0 }, deps));
     expect(error.code).toBe('WEBHOOK_HEADER_INVALID');
     expect(error.message).toContain("header 'Authorization'");
@@ -306,7 +311,7 @@ describe('sendWebhookRequest, through an agent', () => {
    */
   function agent() {
     const payloads: HttpRequestPayload[] = [];
-    const agentSecrets = webhookSecrets({ env: { JOB_TOKEN: SECRET }, workingDir });
+    const agentSecrets = webhookSecrets(engines({ JOB_TOKEN: SECRET }));
     const execute: ExecuteOnAgent = async (type, payload): Promise<AgentOperationOutcome> => {
       expect(type).toBe('httpRequest');
       payloads.push(structuredClone(payload));

@@ -1,6 +1,8 @@
 // cloudctl's configuration file, as one zod schema built from a schema per concept: the single
 // source of its types, defaults, checks and generated reference (docs/cloudctl-configuration.md).
 import { z } from 'zod';
+import { secretsSchema } from '../../../secrets/index.ts';
+import { accountsSchema } from './accounts.ts';
 import { agentsSchema } from './agents.ts';
 import { authSchema } from './auth.ts';
 import { databaseSchema } from './database.ts';
@@ -17,10 +19,14 @@ export const cloudctlConfigSchema = z.strictObject({
   users: usersSchema,
   auth: authSchema.prefault({}),
   agents: agentsSchema,
+  accounts: accountsSchema,
   database: databaseSchema.prefault({}),
   operations: operationsSchema.prefault({}),
   oauth: oauthSchema.prefault({}),
   logging: loggingSchema.prefault({}),
+  secrets: secretsSchema('strict').describe(
+    'engines that resolve `encrypted:` and `encryptedFile:` references in this file and in webhook headers',
+  ),
 });
 
 export type CloudctlConfig = z.infer<typeof cloudctlConfigSchema>;
