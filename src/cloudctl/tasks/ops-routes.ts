@@ -1,6 +1,6 @@
 // POST /ops and POST /ops/{name} (both deprecated in the API we mirror, and still how its clients
-// write): each operation is validated, authorized (WRITE on its account) and turned into an agent
-// operation before anything is stored, so a bad request changes nothing. The answer is the task
+// write): each operation is validated, authorized (WRITE on its accounts) and turned into its agent
+// operations (one or more task steps) before anything is stored, so a bad request changes nothing. The answer is the task
 // that runs them; a retry with the same clientRequestId gets the same task back.
 import { z } from 'zod';
 import { isRecord } from '../../lib/is-record.ts';
@@ -39,14 +39,14 @@ function invalid(where: string, message: string): HttpError {
   return new HttpError('REQUEST_INVALID', `${where}: ${message}`);
 }
 
-/** One operation of a request, checked and turned into a task step; throws 400 or 403. */
-async function toStep(
+/** One operation of a request, checked and turned into its task steps; throws 400 or 403. */
+async function toSteps(
   name: string,
   payload: unknown,
   where: string,
   user: Principal,
   deps: OpsRouteDeps,
-): Promise<TaskStep> {
+): Promise<TaskStep[]> {
   const converter = CONVERTERS.find((c) => c.name === name);
   if (converter === undefined) {
     throw invalid(where, `unknown operation '${name}'; known: ${CONVERTERS.map((c) => c.name).join(', ')}`);
@@ -57,31 +57,34 @@ async function toStep(
     const path = issue?.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') ?? '';
     throw invalid(`${where}${path}`, issue?.message ?? 'invalid');
   }
-  let step: Awaited<ReturnType<typeof converter.toAgent>>;
+  let agentSteps: Awaited<ReturnType<typeof converter.toAgent>>;
   try {
-    step = await converter.toAgent(parsed.data, deps.context);
+    agentSteps = await converter.toAgent(parsed.data, deps.context);
   } catch (error) {
     if (error instanceof PayloadError) throw invalid(`${where}.${error.path}`, error.message);
     throw error;
   }
-  try {
-    await deps.guard.require(user, step.account, 'WRITE');
-  } catch (error) {
-    // An account named in the body that does not exist is a bad body, not a missing URL.
-    if (error instanceof HttpError && error.code === 'NOT_FOUND')
-      throw invalid(`${where}.account`, error.message);
-    throw error;
+  for (const account of new Set(agentSteps.map((s) => s.account))) {
+    try {
+      await deps.guard.require(user, account, 'WRITE');
+    } catch (error) {
+      // An account named in the body that does not exist is a bad body, not a missing URL.
+      if (error instanceof HttpError && error.code === 'NOT_FOUND')
+        throw invalid(`${where}.account`, error.message);
+      throw error;
+    }
   }
-  return {
+  const description = converter.describe(parsed.data);
+  return agentSteps.map((step) => ({
     name,
     phase: converter.phase,
-    description: converter.describe(parsed.data),
+    description: step.description ?? description,
     input: parsed.data,
     account: step.account,
     type: step.type,
     payload: step.payload,
     operationId: null,
-  };
+  }));
 }
 
 async function start(steps: TaskStep[], requestId: string | undefined, user: Principal, deps: OpsRouteDeps) {
@@ -115,7 +118,7 @@ export function opsRoutes(deps: OpsRouteDeps): Route[] {
             );
           }
           const [name = ''] = names;
-          steps.push(await toStep(name, entry[name], `body[${index}].${name}`, user, deps));
+          steps.push(...(await toSteps(name, entry[name], `body[${index}].${name}`, user, deps)));
         }
         return start(steps, query.clientRequestId, user, deps);
       },
@@ -135,8 +138,8 @@ export function opsRoutes(deps: OpsRouteDeps): Route[] {
       },
       handler: async ({ params, body, query, user }) => {
         if (!isRecord(body)) throw invalid('body', 'expected a JSON object');
-        const step = await toStep(params.name, body, 'body', user, deps);
-        return start([step], query.clientRequestId, user, deps);
+        const steps = await toSteps(params.name, body, 'body', user, deps);
+        return start(steps, query.clientRequestId, user, deps);
       },
     }),
   ];

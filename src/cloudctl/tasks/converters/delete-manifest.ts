@@ -41,17 +41,19 @@ export const deleteManifest = defineConverter({
       );
     }
     const target = await resolveTarget({ ...payload, manifestName: payload.manifestName }, context);
-    return {
-      account: payload.account,
-      type: 'delete',
-      payload: {
-        ...target,
-        propagationPolicy: propagation(payload.options),
-        ...(payload.options.gracePeriodSeconds == null
-          ? {}
-          : { gracePeriodSeconds: payload.options.gracePeriodSeconds }),
-      } satisfies OperationPayload<'delete'>,
-    };
+    return [
+      {
+        account: payload.account,
+        type: 'delete',
+        payload: {
+          ...target,
+          propagationPolicy: propagation(payload.options),
+          ...(payload.options.gracePeriodSeconds == null
+            ? {}
+            : { gracePeriodSeconds: payload.options.gracePeriodSeconds }),
+        } satisfies OperationPayload<'delete'>,
+      },
+    ];
   },
   resultObject: (payload) => {
     const { kind, name } = splitManifestName(payload.manifestName ?? '');

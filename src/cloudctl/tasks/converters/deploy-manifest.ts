@@ -87,11 +87,13 @@ export const deployManifest = defineConverter({
           : m;
       return withMoniker(placed, payload.moniker);
     });
-    return {
-      account: payload.account,
-      type: 'deploy',
-      payload: { manifests } satisfies OperationPayload<'deploy'>,
-    };
+    return [
+      {
+        account: payload.account,
+        type: 'deploy',
+        payload: { manifests } satisfies OperationPayload<'deploy'>,
+      },
+    ];
   },
   resultObject: (_payload, step) => {
     const manifests =
