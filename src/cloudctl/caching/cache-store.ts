@@ -521,6 +521,30 @@ export class CacheStore {
     return Number(row.n);
   }
 
+  /** One cached object, or undefined when the cache has none by that key. */
+  async object(key: ObjectKey): Promise<CachedResource | undefined> {
+    const row = await this.#db
+      .selectFrom('resources')
+      .selectAll()
+      .where('account', '=', key.account)
+      .where('api_group', '=', key.group)
+      .where('kind', '=', key.kind)
+      .where('namespace', '=', key.namespace)
+      .where('name', '=', key.name)
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    return {
+      group: row.api_group,
+      version: row.api_version,
+      kind: row.kind,
+      namespace: row.namespace,
+      name: row.name,
+      resourceVersion: row.resource_version,
+      body: row.body,
+      updatedAt: row.updated_at,
+    };
+  }
+
   /** Every cached object of the account, optionally of one kind, ordered by kind, namespace, name. */
   async resources(
     account: string,

@@ -23,8 +23,31 @@ export interface KindResolver {
   resolve(account: string, spinnakerKind: string): Promise<ResolvedKind | undefined>;
 }
 
+/** A pod as the lookups give it: enough to patch its labels. */
+export interface PodLabels {
+  name: string;
+  labels: Record<string, string>;
+}
+
+/**
+ * What converters read of an account's cluster, as the cache last saw it (the cache follows the
+ * cluster within moments; a converter runs before the task is stored, so it cannot ask the agent).
+ */
+export interface ClusterLookups {
+  /** One object by its Spinnaker kind (`replicaSet`, `service`), or undefined when not cached. */
+  object(
+    account: string,
+    spinnakerKind: string,
+    namespace: string,
+    name: string,
+  ): Promise<Record<string, unknown> | undefined>;
+  /** The pods a server group controls (its `ownerReferences` controller), in name order. */
+  podsOf(account: string, namespace: string, spinnakerKind: string, name: string): Promise<PodLabels[]>;
+}
+
 export interface ConverterContext {
   kinds: KindResolver;
+  cluster: ClusterLookups;
 }
 
 /** A payload that parsed but cannot be carried out as asked; the path names the field. */

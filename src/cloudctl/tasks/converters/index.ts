@@ -3,6 +3,7 @@
 import type { OperationConverter } from './converter.ts';
 import { deleteManifest } from './delete-manifest.ts';
 import { deployManifest } from './deploy-manifest.ts';
+import { disableManifest, enableManifest } from './enable-disable-manifest.ts';
 import { patchManifest } from './patch-manifest.ts';
 import {
   pauseRolloutManifest,
@@ -23,12 +24,16 @@ export const CONVERTERS: ReadonlyArray<OperationConverter> = [
   resumeRolloutManifest,
   rollingRestartManifest,
   runJob,
+  enableManifest,
+  disableManifest,
 ];
 
 export {
   type AgentStep,
+  type ClusterLookups,
   type ConverterContext,
   type KindResolver,
   type OperationConverter,
   PayloadError,
+  type PodLabels,
 } from './converter.ts';
