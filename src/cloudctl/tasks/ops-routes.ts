@@ -39,6 +39,17 @@ function invalid(where: string, message: string): HttpError {
   return new HttpError('REQUEST_INVALID', `${where}: ${message}`);
 }
 
+async function requireWrite(user: Principal, account: string, where: string, deps: OpsRouteDeps) {
+  try {
+    await deps.guard.require(user, account, 'WRITE');
+  } catch (error) {
+    // An account named in the body that does not exist is a bad body, not a missing URL.
+    if (error instanceof HttpError && error.code === 'NOT_FOUND')
+      throw invalid(`${where}.account`, error.message);
+    throw error;
+  }
+}
+
 /** One operation of a request, checked and turned into its task steps; throws 400 or 403. */
 async function toSteps(
   name: string,
@@ -57,6 +68,15 @@ async function toSteps(
     const path = issue?.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') ?? '';
     throw invalid(`${where}${path}`, issue?.message ?? 'invalid');
   }
+  // Converters read the account's cluster (enableManifest looks its ReplicaSet and Services up), so
+  // WRITE on the account the body names is checked first: no answer tells a user without it what
+  // the account holds. An account that does not exist holds nothing; the check after says so.
+  const named = isRecord(parsed.data) ? (parsed.data.account ?? parsed.data.credentials) : undefined;
+  if (typeof named === 'string') {
+    await deps.guard.require(user, named, 'WRITE').catch((error: unknown) => {
+      if (!(error instanceof HttpError && error.code === 'NOT_FOUND')) throw error;
+    });
+  }
   let agentSteps: Awaited<ReturnType<typeof converter.toAgent>>;
   try {
     agentSteps = await converter.toAgent(parsed.data, deps.context);
@@ -64,16 +84,8 @@ async function toSteps(
     if (error instanceof PayloadError) throw invalid(`${where}.${error.path}`, error.message);
     throw error;
   }
-  for (const account of new Set(agentSteps.map((s) => s.account))) {
-    try {
-      await deps.guard.require(user, account, 'WRITE');
-    } catch (error) {
-      // An account named in the body that does not exist is a bad body, not a missing URL.
-      if (error instanceof HttpError && error.code === 'NOT_FOUND')
-        throw invalid(`${where}.account`, error.message);
-      throw error;
-    }
-  }
+  for (const account of new Set(agentSteps.map((s) => s.account)))
+    await requireWrite(user, account, where, deps);
   const description = converter.describe(parsed.data);
   return agentSteps.map((step) => ({
     name,

@@ -16,13 +16,18 @@ import { type ApiClient, apiClient } from '../http-client.ts';
 
 const NS = 'traffic-e2e';
 const ACCOUNT = 'traffic-e2e';
-const TOKENS = { agent: 'agent-token-traffic-6c1e', ops: 'ops-token-traffic-93ad' };
+const TOKENS = {
+  agent: 'agent-token-traffic-6c1e',
+  ops: 'ops-token-traffic-93ad',
+  dev: 'dev-token-traffic-41b7',
+};
 const SELECTOR = { traffic: 'web-front' };
 
 let dir: string;
 let cluster: ClusterClient;
 let system: TestSystem;
 let ops: ApiClient;
+let dev: ApiClient;
 
 const eventually = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 40_000, interval: 250 });
 
@@ -101,13 +106,16 @@ beforeAll(async () => {
   system = await TestSystem.startCloudctl({
     dir,
     agent: { id: 'traffic-agent', token: TOKENS.agent },
-    users: [{ name: 'olga', token: TOKENS.ops, roles: ['ops'] }],
+    users: [
+      { name: 'olga', token: TOKENS.ops, roles: ['ops'] },
+      { name: 'dave', token: TOKENS.dev, roles: ['dev'] },
+    ],
     account: {
       name: ACCOUNT,
       kubeconfig: sharedCluster().kubeconfigPath,
       namespaces: [NS],
       kinds: ['replicaSet', 'pod', 'service'],
-      read: ['ops'],
+      read: ['ops', 'dev'],
       write: ['ops'],
     },
   });
@@ -116,6 +124,7 @@ beforeAll(async () => {
   });
   await system.startAgent();
   ops = apiClient(system.url, TOKENS.ops);
+  dev = apiClient(system.url, TOKENS.dev);
 }, 120_000);
 
 afterAll(async () => {
@@ -174,12 +183,15 @@ describe('enableManifest and disableManifest against a real cluster', () => {
   }, 60_000);
 
   it('refuses to disable for a Service that does not exist, naming the field', async () => {
-    const answer = await ops.post('/ops/disableManifest', {
+    const payload = {
       account: ACCOUNT,
       manifestName: 'replicaSet web',
       location: NS,
       loadBalancers: ['service missing'],
-    });
+    };
+    // Without WRITE the answer is 403 before any lookup: it does not tell what the account holds.
+    expect((await dev.post('/ops/disableManifest', payload)).status).toBe(403);
+    const answer = await ops.post('/ops/disableManifest', payload);
     expect(answer.status).toBe(400);
     expect(JSON.stringify(answer.body)).toContain('body.loadBalancers');
     expect(JSON.stringify(answer.body)).toContain('service missing not found');
