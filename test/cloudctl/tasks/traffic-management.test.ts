@@ -7,6 +7,7 @@ import { PayloadError } from '../../../src/cloudctl/tasks/converters/index.ts';
 import {
   applyTrafficManagement,
   followUpOperations,
+  servicesToLookUp,
   type TrafficManagement,
   type TrafficManifest,
   trafficFields,
@@ -208,6 +209,16 @@ describe('applyTrafficManagement', () => {
     const typed: (TrafficManifest & { extra: number })[] = [{ ...replicaSet(), extra: 1 }];
     const [rs] = applyTrafficManagement(typed, ON, [FRONT]).manifests;
     expect(rs?.extra).toBe(1);
+  });
+});
+
+describe('servicesToLookUp', () => {
+  it('names the Services the ReplicaSet needs that the request does not deploy', () => {
+    const both = { ...ON, services: ['service front', 'service back'] };
+    expect(servicesToLookUp([service('back', { lane: 'b' }), replicaSet()], both)).toEqual([
+      { namespace: 'prod', name: 'front' },
+    ]);
+    expect(servicesToLookUp([replicaSet()], traffic({}))).toEqual([]);
   });
 });
 

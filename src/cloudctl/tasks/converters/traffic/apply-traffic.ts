@@ -118,6 +118,24 @@ function checkVersionHistory(m: TrafficManifest, index: number, traffic: Traffic
 }
 
 /**
+ * The Services applyTrafficManagement needs from the cluster: those the ReplicaSet names that the
+ * request does not deploy itself. Throws the same PayloadErrors it would.
+ */
+export function servicesToLookUp(
+  manifests: readonly TrafficManifest[],
+  traffic: TrafficManagement,
+): { namespace: string; name: string }[] {
+  const index = trafficTarget(manifests, traffic);
+  const target = index === undefined ? undefined : manifests[index];
+  if (index === undefined || target === undefined) return [];
+  const { references, path } = loadBalancersFor(target, index, traffic);
+  const namespace = target.metadata.namespace ?? '';
+  return references
+    .map((reference) => ({ namespace, name: parseLoadBalancer(reference, path).name }))
+    .filter(({ name }) => findService(name, namespace, manifests, []) === undefined);
+}
+
+/**
  * Annotates and labels the request's ReplicaSet for traffic management, and plans the strategy.
  * `services` are the cluster's Services the load balancers may name (from the cache), in any
  * namespace; a Service among `manifests` is used before them. Throws PayloadError (400).

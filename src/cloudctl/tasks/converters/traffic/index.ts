@@ -1,6 +1,11 @@
 // Traffic management: which Services a workload takes traffic from, the label patches that enable or
 // disable it, and for deploys the annotation, the template labels and the strategy's follow-up plan.
-export { applyTrafficManagement, type TrafficManifest, type TrafficResult } from './apply-traffic.ts';
+export {
+  applyTrafficManagement,
+  servicesToLookUp,
+  type TrafficManifest,
+  type TrafficResult,
+} from './apply-traffic.ts';
 export {
   type ClusterVersion,
   type FollowUpOperation,
