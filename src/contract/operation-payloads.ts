@@ -50,6 +50,11 @@ export const scalePayload = z.object({
 export const patchPayload = objectRefSchema.extend({
   patchType: z.enum(['strategic', 'merge', 'json']),
   patch: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))]),
+  /**
+   * An object already gone is success (`{object: null, gone: true}`), not a failure: a pod that
+   * disappeared between cloudctl listing a ReplicaSet's pods and the patch needs no new labels.
+   */
+  ignoreNotFound: z.boolean().default(false),
 });
 
 export const rolloutPayload = z.object({

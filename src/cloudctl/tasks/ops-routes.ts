@@ -1,6 +1,7 @@
 // POST /ops and POST /ops/{name} (both deprecated in the API we mirror, and still how its clients
-// write), and the provider's forms POST /orchestrator/ops and /orchestrator/ops/{name}: each operation is validated, authorized (WRITE on its account) and turned into an agent
-// operation before anything is stored, so a bad request changes nothing. The answer is the task
+// write), and the provider's forms POST /orchestrator/ops and /orchestrator/ops/{name}: each
+// operation is validated, authorized (WRITE on its accounts) and turned into its agent operations
+// (one or more task steps) before anything is stored, so a bad request changes nothing. The answer is the task
 // that runs them; a retry with the same clientRequestId gets the same task back.
 import { z } from 'zod';
 import { isRecord } from '../../lib/is-record.ts';
@@ -40,13 +41,25 @@ function invalid(where: string, message: string): HttpError {
 }
 
 /** One operation of a request, checked and turned into a task step; throws 400 or 403. */
-async function toStep(
+async function requireWrite(user: Principal, account: string, where: string, deps: OpsRouteDeps) {
+  try {
+    await deps.guard.require(user, account, 'WRITE');
+  } catch (error) {
+    // An account named in the body that does not exist is a bad body, not a missing URL.
+    if (error instanceof HttpError && error.code === 'NOT_FOUND')
+      throw invalid(`${where}.account`, error.message);
+    throw error;
+  }
+}
+
+/** One operation of a request, checked and turned into its task steps; throws 400 or 403. */
+async function toSteps(
   name: string,
   payload: unknown,
   where: string,
   user: Principal,
   deps: OpsRouteDeps,
-): Promise<TaskStep> {
+): Promise<TaskStep[]> {
   const converter = CONVERTERS.find((c) => c.name === name);
   if (converter === undefined) {
     throw invalid(where, `unknown operation '${name}'; known: ${CONVERTERS.map((c) => c.name).join(', ')}`);
@@ -57,32 +70,37 @@ async function toStep(
     const path = issue?.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') ?? '';
     throw invalid(`${where}${path}`, issue?.message ?? 'invalid');
   }
-  let step: Awaited<ReturnType<typeof converter.toAgent>>;
+  // Converters read the account's cluster (a deploy lists the versions it steps from; enableManifest
+  // looks its ReplicaSet and Services up), so WRITE on the account the body names is checked first:
+  // no answer tells a user without it what the account holds. An account that does not exist holds
+  // nothing; the check after says so.
+  const named = isRecord(parsed.data) ? (parsed.data.account ?? parsed.data.credentials) : undefined;
+  if (typeof named === 'string') {
+    await deps.guard.require(user, named, 'WRITE').catch((error: unknown) => {
+      if (!(error instanceof HttpError && error.code === 'NOT_FOUND')) throw error;
+    });
+  }
+  let agentSteps: Awaited<ReturnType<typeof converter.toAgent>>;
   try {
-    step = await converter.toAgent(parsed.data, deps.context);
+    agentSteps = await converter.toAgent(parsed.data, deps.context);
   } catch (error) {
     if (error instanceof PayloadError) throw invalid(`${where}.${error.path}`, error.message);
     throw error;
   }
-  try {
-    await deps.guard.require(user, step.account, 'WRITE');
-  } catch (error) {
-    // An account named in the body that does not exist is a bad body, not a missing URL.
-    if (error instanceof HttpError && error.code === 'NOT_FOUND')
-      throw invalid(`${where}.account`, error.message);
-    throw error;
-  }
-  return {
+  for (const account of new Set(agentSteps.map((s) => s.account)))
+    await requireWrite(user, account, where, deps);
+  const description = converter.describe(parsed.data);
+  return agentSteps.map((step) => ({
     name,
     phase: converter.phase,
-    description: converter.describe(parsed.data),
+    description: step.description ?? description,
     input: parsed.data,
     account: step.account,
     type: step.type,
     payload: step.payload,
     ...(step.details === undefined ? {} : { details: step.details }),
     operationId: null,
-  };
+  }));
 }
 
 async function start(steps: TaskStep[], requestId: string | undefined, user: Principal, deps: OpsRouteDeps) {
@@ -104,7 +122,7 @@ async function startMany(
       throw invalid(`body[${index}]`, `expected one operation name as the only key, found ${names.length}`);
     }
     const [name = ''] = names;
-    steps.push(await toStep(name, entry[name], `body[${index}].${name}`, user, deps));
+    steps.push(...(await toSteps(name, entry[name], `body[${index}].${name}`, user, deps)));
   }
   return start(steps, requestId, user, deps);
 }
@@ -117,7 +135,7 @@ async function startOne(
   deps: OpsRouteDeps,
 ) {
   if (!isRecord(body)) throw invalid('body', 'expected a JSON object');
-  return start([await toStep(name, body, 'body', user, deps)], requestId, user, deps);
+  return start(await toSteps(name, body, 'body', user, deps), requestId, user, deps);
 }
 
 const operationsBody = z.array(z.record(z.string(), payloadObject)).min(1).max(100);

@@ -5,19 +5,29 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { AccountGuard } from '../accounts/index.ts';
 import { artifactRoutes } from '../artifacts/index.ts';
-import type { KindResolver } from '../caching/index.ts';
+import type { CacheStore, KindResolver } from '../caching/index.ts';
 import type { Route } from '../http/index.ts';
 import type { OperationDispatcher, OperationStore } from '../operations/index.ts';
+import type { ReadModel } from '../read-model/index.ts';
 import { type LeaseStore, REPLICA_BEAT_MS, REPLICA_LEASE_MS } from '../replicas/index.ts';
 import type { AgentRegistry } from '../sessions/index.ts';
 import { agentClusterReads } from './agent-cluster-reads.ts';
+import { clusterLookups } from './cluster-lookups.ts';
 import { opsRoutes } from './ops-routes.ts';
 import { taskRoutes } from './task-routes.ts';
 import { TaskRunner } from './task-runner.ts';
 import type { TaskStore } from './task-store.ts';
 
 export interface TasksFeatureDeps {
-  stores: { tasks: TaskStore; operations: OperationStore; leases: LeaseStore; kinds: KindResolver };
+  stores: {
+    tasks: TaskStore;
+    operations: OperationStore;
+    leases: LeaseStore;
+    kinds: KindResolver;
+    /** What converters read of the cluster: objects from the cache, pods from the read model. */
+    cache: Pick<CacheStore, 'object'>;
+    readModel: Pick<ReadModel, 'find' | 'ownedBy'>;
+  };
   dispatcher: OperationDispatcher;
   registry: AgentRegistry;
   guard: AccountGuard;
@@ -54,7 +64,11 @@ export function tasksFeature(deps: TasksFeatureDeps): TasksFeature {
       ...opsRoutes({
         runner,
         guard,
-        context: { kinds: stores.kinds, cluster: agentClusterReads(deps.dispatcher) },
+        context: {
+          kinds: stores.kinds,
+          cluster: agentClusterReads(deps.dispatcher),
+          cache: clusterLookups(stores),
+        },
       }),
       ...taskRoutes({ store: stores, guard, ownerId: `cloudctl@${hostname()}` }),
       ...artifactRoutes(),

@@ -174,6 +174,14 @@ describe('operations against a real cluster', () => {
     });
   });
 
+  it('patch of an object gone fails, unless ignoreNotFound says gone is fine', async () => {
+    const ref = { apiVersion: 'v1', kind: 'Pod', namespace: NS, name: 'never-was' };
+    const patch = { ...ref, patchType: 'merge', patch: { metadata: { labels: { a: 'b' } } } };
+    const failed = await run('patch', patch);
+    expect(failed.ok).toBe(false);
+    expect(ok(await run('patch', { ...patch, ignoreNotFound: true }))).toEqual({ object: null, gone: true });
+  });
+
   it('get, list and events read objects', async () => {
     ok(
       await run('deploy', {

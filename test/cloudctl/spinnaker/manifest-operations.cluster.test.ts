@@ -224,6 +224,28 @@ describe('versioned resources', () => {
   });
 });
 
+describe('traffic management on deploy', () => {
+  it("annotates the ReplicaSet with its Service and puts the Service's selector in its pod template", async () => {
+    const service = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'served', namespace: NS },
+      spec: { selector: { serves: 'served' }, ports: [{ port: 80 }] },
+    };
+    const task = await deploy({
+      moniker: { app: 'served' },
+      trafficManagement: { enabled: true, options: { services: ['service served'], enableTraffic: true } },
+      manifests: [service, replicaSet('served', 'registry.example/served:1')],
+    });
+    expect(names(task)?.[NS]?.sort()).toEqual(['replicaSet served-v000', 'service served']);
+    const rs = await get(`/apis/apps/v1/namespaces/${NS}/replicasets/served-v000`);
+    expect(rs.json).toMatchObject({
+      metadata: { annotations: { 'traffic.spinnaker.io/load-balancers': '["service served"]' } },
+      spec: { template: { metadata: { labels: { app: 'served', serves: 'served' } } } },
+    });
+  });
+});
+
 describe('placement and selection', () => {
   it("puts a manifest without a namespace in the account's default namespace, its first listed", async () => {
     const task = await deploy({
@@ -266,12 +288,12 @@ describe('placement and selection', () => {
   });
 });
 
-describe('what cloudctl does not carry out is refused, not dropped', () => {
+describe('what cannot be carried out as asked is refused with a 400 naming why, not dropped', () => {
   it.each([
     [{ requiredArtifacts: [{ type: 'docker/image', name: 'x', reference: 'x:1' }] }, 'requiredArtifacts'],
     [
       { trafficManagement: { enabled: true, options: { services: ['service web'] } } },
-      'trafficManagement.enabled',
+      'traffic management needs exactly one ReplicaSet in the request, found 0',
     ],
     [
       { manifests: [configMap('bad', {}, { annotations: { 'strategy.spinnaker.io/versioned': 'maybe' } })] },

@@ -1,5 +1,7 @@
-// `patch`: a strategic merge, JSON merge or JSON patch of one object.
+// `patch`: a strategic merge, JSON merge or JSON patch of one object; with `ignoreNotFound`, an
+// object already gone is reported as such rather than failing.
 import { patchPayload } from '../../../contract/index.ts';
+import { KubeApiError } from '../../../kube/index.ts';
 import { OperationError } from '../operation-error.ts';
 import { defineHandler } from '../operation-handler.ts';
 import { objectPath } from './object-ref.ts';
@@ -17,15 +19,22 @@ export const patchHandler = defineHandler({
     if (payload.patchType === 'json' && !Array.isArray(payload.patch)) {
       throw new OperationError('INVALID_PAYLOAD', 'patch: a json patch is a list of operations', 'patch');
     }
-    const answer = await context.cluster.http.request({
-      verb: 'patch',
-      method: 'PATCH',
-      path: await objectPath(payload, context),
-      query: { fieldManager: 'orch-agent' },
-      contentType: CONTENT_TYPES[payload.patchType],
-      body: payload.patch,
-      signal: context.signal,
-    });
-    return { object: answer.body };
+    try {
+      const answer = await context.cluster.http.request({
+        verb: 'patch',
+        method: 'PATCH',
+        path: await objectPath(payload, context),
+        query: { fieldManager: 'orch-agent' },
+        contentType: CONTENT_TYPES[payload.patchType],
+        body: payload.patch,
+        signal: context.signal,
+      });
+      return { object: answer.body, gone: false };
+    } catch (error) {
+      if (payload.ignoreNotFound && error instanceof KubeApiError && error.status === 404) {
+        return { object: null, gone: true };
+      }
+      throw error;
+    }
   },
 });

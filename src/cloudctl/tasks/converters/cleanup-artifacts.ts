@@ -52,12 +52,14 @@ export const cleanupArtifacts = defineConverter({
   describe: (p) => `Cleaning up old versions in account ${p.account}`,
   toAgent: async (payload, context) => {
     const objects = await versionsToDrop(payload, context);
-    if (objects.length === 0) return { account: payload.account, type: 'describeAccount', payload: {} };
-    return {
-      account: payload.account,
-      type: 'deleteObjects',
-      payload: { objects } satisfies OperationPayload<'deleteObjects'>,
-    };
+    if (objects.length === 0) return [{ account: payload.account, type: 'describeAccount', payload: {} }];
+    return [
+      {
+        account: payload.account,
+        type: 'deleteObjects',
+        payload: { objects } satisfies OperationPayload<'deleteObjects'>,
+      },
+    ];
   },
   resultObject: (_payload, _step, agentResult) => {
     const deleted = isRecord(agentResult) && Array.isArray(agentResult.deleted) ? agentResult.deleted : [];

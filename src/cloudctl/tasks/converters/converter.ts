@@ -2,24 +2,50 @@
 // agent operation that carries it out. Each converter validates its payload (zod: a bad field is a
 // 400 naming its path), says which account it acts on, and shapes the agent's answer into the task's
 // result object. Adding an operation name is one file in this folder and one line in index.ts.
+// One operation may take several agent steps (enableManifest patches a ReplicaSet and each of its
+// pods): they run in order as steps of the task, and the task stops at the first that fails.
 import type { z } from 'zod';
 import type { AccountDescription } from '../../../contract/index.ts';
 import { CodedError } from '../../../lib/coded-error.ts';
 import type { ResolvedKind } from '../../caching/index.ts';
 
-/** The agent operation a converter produces; each converter types `payload` with the contract's. */
+/** An agent operation a converter produces; each converter types `payload` with the contract's. */
 export interface AgentStep {
   account: string;
   type: string;
   payload: unknown;
   /** What converting found that the result object reports (a deploy's bound artifacts); kept with the step. */
   details?: unknown;
+  /** What this step does, for the task history; the converter's `describe` when absent. */
+  description?: string;
 }
 
 /** Spinnaker kind names (`deployment`, `replicaSet`, `Rollout.argoproj.io`) as the cluster's kinds. */
 export interface KindResolver {
   /** The kind, or undefined when neither the cache nor the built-in table knows it. */
   resolve(account: string, spinnakerKind: string): Promise<ResolvedKind | undefined>;
+}
+
+/** A pod as the lookups give it: enough to patch its labels. */
+export interface PodLabels {
+  name: string;
+  labels: Record<string, string>;
+}
+
+/**
+ * What converters read of an account's cluster, as the cache last saw it (the cache follows the
+ * cluster within moments; a converter runs before the task is stored, so it cannot ask the agent).
+ */
+export interface ClusterLookups {
+  /** One object by its Spinnaker kind (`replicaSet`, `service`), or undefined when not cached. */
+  object(
+    account: string,
+    spinnakerKind: string,
+    namespace: string,
+    name: string,
+  ): Promise<Record<string, unknown> | undefined>;
+  /** The pods a server group controls (its `ownerReferences` controller), in name order. */
+  podsOf(account: string, namespace: string, spinnakerKind: string, name: string): Promise<PodLabels[]>;
 }
 
 /**
@@ -37,6 +63,8 @@ export type KubeObject = Record<string, unknown>;
 export interface ConverterContext {
   kinds: KindResolver;
   cluster: ClusterReads;
+  /** Objects and pods as the cache last saw them (enable/disable look their targets up here). */
+  cache: ClusterLookups;
 }
 
 /** A payload that parsed but cannot be carried out as asked; the path names the field. */
@@ -56,8 +84,12 @@ export interface ConverterDefinition<S extends z.ZodType> {
   payload: S;
   /** What the step does, for the task history. */
   describe(payload: z.output<S>): string;
-  toAgent(payload: z.output<S>, context: ConverterContext): Promise<AgentStep>;
-  /** The task's result object for the agent's answer; undefined adds none (scale, rollouts). */
+  /** The agent steps that carry the operation out, in order; at least one. */
+  toAgent(payload: z.output<S>, context: ConverterContext): Promise<AgentStep[]>;
+  /**
+   * The task's result object for one step's agent answer; undefined adds none (scale, rollouts, and
+   * the steps of a several-step operation that report nothing of their own).
+   */
   resultObject(payload: z.output<S>, step: AgentStep, agentResult: unknown): unknown;
 }
 
@@ -67,7 +99,7 @@ export interface OperationConverter {
   phase: string;
   payload: z.ZodType;
   describe(payload: unknown): string;
-  toAgent(payload: unknown, context: ConverterContext): Promise<AgentStep>;
+  toAgent(payload: unknown, context: ConverterContext): Promise<AgentStep[]>;
   resultObject(payload: unknown, step: AgentStep, agentResult: unknown): unknown;
 }
 

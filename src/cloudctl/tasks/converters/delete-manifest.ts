@@ -103,24 +103,28 @@ export const deleteManifest = defineConverter({
   describe: (p) => `Deleting ${p.manifestName ?? `${p.kinds.join(', ')} by label`} in account ${p.account}`,
   toAgent: async (payload, context) => {
     if (payload.manifestName === undefined) {
-      return {
-        account: payload.account,
-        type: 'deleteSelected',
-        payload: await selectedStep(payload, context),
-      };
+      return [
+        {
+          account: payload.account,
+          type: 'deleteSelected',
+          payload: await selectedStep(payload, context),
+        },
+      ];
     }
     const target = await resolveTarget({ ...payload, manifestName: payload.manifestName }, context);
-    return {
-      account: payload.account,
-      type: 'delete',
-      payload: {
-        ...target,
-        propagationPolicy: propagation(payload.options),
-        ...(payload.options.gracePeriodSeconds == null
-          ? {}
-          : { gracePeriodSeconds: payload.options.gracePeriodSeconds }),
-      } satisfies OperationPayload<'delete'>,
-    };
+    return [
+      {
+        account: payload.account,
+        type: 'delete',
+        payload: {
+          ...target,
+          propagationPolicy: propagation(payload.options),
+          ...(payload.options.gracePeriodSeconds == null
+            ? {}
+            : { gracePeriodSeconds: payload.options.gracePeriodSeconds }),
+        } satisfies OperationPayload<'delete'>,
+      },
+    ];
   },
   resultObject: (payload, _step, agentResult) => ({
     manifestNamesByNamespace: deletedNames(payload, agentResult),

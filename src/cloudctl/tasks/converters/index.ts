@@ -4,6 +4,7 @@ import { cleanupArtifacts } from './cleanup-artifacts.ts';
 import type { OperationConverter } from './converter.ts';
 import { deleteManifest } from './delete-manifest.ts';
 import { deployManifest } from './deploy/deploy-manifest.ts';
+import { disableManifest, enableManifest } from './enable-disable-manifest.ts';
 import { patchManifest } from './patch-manifest.ts';
 import {
   pauseRolloutManifest,
@@ -25,14 +26,18 @@ export const CONVERTERS: ReadonlyArray<OperationConverter> = [
   rollingRestartManifest,
   runJob,
   cleanupArtifacts,
+  enableManifest,
+  disableManifest,
 ];
 
 export {
   type AgentStep,
+  type ClusterLookups,
   type ClusterReads,
   type ConverterContext,
   type KindResolver,
   type KubeObject,
   type OperationConverter,
   PayloadError,
+  type PodLabels,
 } from './converter.ts';

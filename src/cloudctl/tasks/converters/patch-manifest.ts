@@ -21,15 +21,17 @@ export const patchManifest = defineConverter({
       path: ['patchBody'],
     }),
   describe: (p) => `Patching ${p.manifestName} in account ${p.account} (${p.options.mergeStrategy})`,
-  toAgent: async (payload, context) => ({
-    account: payload.account,
-    type: 'patch',
-    payload: {
-      ...(await resolveTarget(payload, context)),
-      patchType: payload.options.mergeStrategy,
-      patch: payload.patchBody,
-    } satisfies OperationPayload<'patch'>,
-  }),
+  toAgent: async (payload, context) => [
+    {
+      account: payload.account,
+      type: 'patch',
+      payload: {
+        ...(await resolveTarget(payload, context)),
+        patchType: payload.options.mergeStrategy,
+        patch: payload.patchBody,
+      } satisfies OperationPayload<'patch'>,
+    },
+  ],
   resultObject: (payload, _step, agentResult) => {
     const { kind, name } = splitManifestName(payload.manifestName);
     const object =

@@ -30,14 +30,16 @@ function simpleRollout(name: string, phase: string, action: 'pause' | 'resume' |
     phase,
     payload: z.looseObject(targetFields),
     describe: (p) => `${verb} ${p.manifestName} in account ${p.account}`,
-    toAgent: async (payload) => ({
-      account: payload.account,
-      type: 'rollout',
-      payload: {
-        action,
-        ...rolloutTarget(payload.manifestName, payload.location),
-      } satisfies OperationPayload<'rollout'>,
-    }),
+    toAgent: async (payload) => [
+      {
+        account: payload.account,
+        type: 'rollout',
+        payload: {
+          action,
+          ...rolloutTarget(payload.manifestName, payload.location),
+        } satisfies OperationPayload<'rollout'>,
+      },
+    ],
     resultObject: () => undefined,
   });
 }
@@ -63,15 +65,17 @@ export const undoRolloutManifest = defineConverter({
         'only 1 (the previous revision) is supported; give revision instead',
       );
     }
-    return {
-      account: payload.account,
-      type: 'rollout',
-      payload: {
-        action: 'undo',
-        ...rolloutTarget(payload.manifestName, payload.location),
-        ...(payload.revision === undefined ? {} : { toRevision: payload.revision }),
-      } satisfies OperationPayload<'rollout'>,
-    };
+    return [
+      {
+        account: payload.account,
+        type: 'rollout',
+        payload: {
+          action: 'undo',
+          ...rolloutTarget(payload.manifestName, payload.location),
+          ...(payload.revision === undefined ? {} : { toRevision: payload.revision }),
+        } satisfies OperationPayload<'rollout'>,
+      },
+    ];
   },
   resultObject: () => undefined,
 });

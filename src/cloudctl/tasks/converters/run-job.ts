@@ -31,13 +31,15 @@ export const runJob = defineConverter({
     if (namespace === undefined || namespace === '') {
       throw new PayloadError('namespace', 'required: give namespace or manifest.metadata.namespace');
     }
-    return {
-      account,
-      type: 'runJob',
-      payload: {
-        manifest: { ...payload.manifest, metadata: { ...payload.manifest.metadata, namespace } },
-      } satisfies OperationPayload<'runJob'>,
-    };
+    return [
+      {
+        account,
+        type: 'runJob',
+        payload: {
+          manifest: { ...payload.manifest, metadata: { ...payload.manifest.metadata, namespace } },
+        } satisfies OperationPayload<'runJob'>,
+      },
+    ];
   },
   resultObject: (_payload, _step, result) => {
     const job = isRecord(result) ? result : {};

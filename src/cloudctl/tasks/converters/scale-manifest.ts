@@ -26,16 +26,18 @@ export const scaleManifest = defineConverter({
       );
     }
     if (payload.location === '') throw new PayloadError('location', 'required: the namespace of the object');
-    return {
-      account: payload.account,
-      type: 'scale',
-      payload: {
-        kind: agentKind,
-        namespace: payload.location,
-        name,
-        replicas: payload.replicas,
-      } satisfies OperationPayload<'scale'>,
-    };
+    return [
+      {
+        account: payload.account,
+        type: 'scale',
+        payload: {
+          kind: agentKind,
+          namespace: payload.location,
+          name,
+          replicas: payload.replicas,
+        } satisfies OperationPayload<'scale'>,
+      },
+    ];
   },
   resultObject: () => undefined,
 });

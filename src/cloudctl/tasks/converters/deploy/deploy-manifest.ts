@@ -34,14 +34,16 @@ export const deployManifest = defineConverter({
     const plan = await planDeploy(payload, context);
     if (plan.manifests.length === 0) {
       // Label selectors left nothing and that was allowed: a read confirms the account, changes nothing.
-      return { account: payload.account, type: 'describeAccount', payload: {} };
+      return [{ account: payload.account, type: 'describeAccount', payload: {} }];
     }
-    return {
-      account: payload.account,
-      type: 'deploy',
-      payload: { manifests: plan.manifests } satisfies OperationPayload<'deploy'>,
-      details: artifactResult(plan),
-    };
+    return [
+      {
+        account: payload.account,
+        type: 'deploy',
+        payload: { manifests: plan.manifests } satisfies OperationPayload<'deploy'>,
+        details: artifactResult(plan),
+      },
+    ];
   },
   resultObject: (_payload, step, agentResult) => {
     // Secret values stay out of results anyone with READ sees (clouddriver's removeSensitiveKeys).

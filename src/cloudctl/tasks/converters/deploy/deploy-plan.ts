@@ -9,7 +9,8 @@ import { isRecord } from '../../../../lib/is-record.ts';
 import { spinnakerKind } from '../../../caching/index.ts';
 import { type Artifact, bindDeployArtifacts, readManifestArtifact } from '../artifacts/index.ts';
 import { type ConverterContext, type KubeObject, PayloadError } from '../converter.ts';
-import { type DeployRequest, type Manifest, manifestSchema, refuseUnsupported } from './deploy-request.ts';
+import { applyTrafficManagement, servicesToLookUp, trafficManagementOf } from '../traffic/index.ts';
+import { type DeployRequest, type Manifest, manifestSchema } from './deploy-request.ts';
 import { matchesSelectors } from './label-selectors.ts';
 import { placeManifest } from './manifest-placement.ts';
 import {
@@ -170,9 +171,23 @@ function finish(
   });
 }
 
+/**
+ * Traffic management (../traffic/): the load-balancers annotation and, with enableTraffic, the
+ * Services' selector labels in the pod template; after versioning, as clouddriver orders it, so the
+ * labels do not make a new version. Services come from the request or, as the cache saw them, the cluster.
+ */
+async function withTraffic(manifests: Manifest[], request: DeployRequest, context: ConverterContext) {
+  const traffic = trafficManagementOf(request);
+  const services = [];
+  for (const { namespace, name } of servicesToLookUp(manifests, traffic)) {
+    const service = await context.cache.object(request.account, 'service', namespace, name);
+    if (service !== undefined) services.push(service);
+  }
+  return applyTrafficManagement(manifests, traffic, services).manifests;
+}
+
 export async function planDeploy(request: DeployRequest, context: ConverterContext): Promise<DeployPlan> {
   const given = givenManifests(request);
-  refuseUnsupported(request, given);
   for (const [i, m] of given.entries()) {
     checkStrategyAnnotations(m.metadata.annotations ?? {}, `manifests[${i}].metadata.annotations`);
   }
@@ -201,7 +216,8 @@ export async function planDeploy(request: DeployRequest, context: ConverterConte
     defaultNamespace: description.defaultNamespace,
     versionOf,
   });
-  const manifests = bound.manifests.map((m, i) => {
+  const traffic = await withTraffic(bound.manifests, request, context);
+  const manifests = traffic.map((m, i) => {
     const artifact = bound.createdArtifacts[i];
     if (artifact === undefined) throw new Error(`no created artifact for manifest ${i}`);
     return finish(m, request, artifact, found.get(keyOf(m)), hashes.get(keyOf(m)));

@@ -1,10 +1,8 @@
-// What a deployManifest request may carry (clouddriver's KubernetesDeployManifestDescription, as
-// Orca's deploy stage sends it; the artifact fields are the artifacts folder's), and the fields
-// cloudctl does not carry out yet: a request that uses
-// one is refused with a 400 naming it, so nothing asked for is silently dropped.
+// What a deployManifest request may carry: clouddriver's KubernetesDeployManifestDescription, as
+// Orca's deploy stage sends it. The artifact and traffic fields are their folders'.
 import { z } from 'zod';
 import { deployArtifactFields } from '../artifacts/index.ts';
-import { PayloadError } from '../converter.ts';
+import { trafficFields } from '../traffic/index.ts';
 import { labelSelectorsSchema } from './label-selectors.ts';
 
 export const manifestSchema = z.looseObject({
@@ -43,33 +41,7 @@ export const deployRequestSchema = z.looseObject({
   allowNothingSelected: z.boolean().default(false),
   /** Keep Spinnaker's labels off the pod template (for kinds whose template refuses them). */
   skipSpecTemplateLabels: z.boolean().default(false),
-  /** Whether new server groups receive traffic from `services`; a no-op without services. */
-  enableTraffic: z.boolean().default(true),
-  services: z.array(z.string()).default([]),
-  trafficManagement: z.looseObject({ enabled: z.boolean().default(false) }).optional(),
+  ...trafficFields,
   ...deployArtifactFields,
 });
 export type DeployRequest = z.infer<typeof deployRequestSchema>;
-
-const TRAFFIC_ANNOTATION = 'traffic.spinnaker.io/load-balancers';
-
-/** Refuses what is asked for and not carried out; the path names the field. */
-export function refuseUnsupported(request: DeployRequest, manifests: readonly Manifest[]): void {
-  const refusals: Array<[path: string, used: boolean, what: string]> = [
-    ['services', request.services.length > 0, 'traffic management on deploy is not supported yet'],
-    [
-      'trafficManagement.enabled',
-      request.trafficManagement?.enabled === true,
-      'traffic management on deploy is not supported yet',
-    ],
-  ];
-  for (const [path, used, what] of refusals) if (used) throw new PayloadError(path, what);
-  for (const [index, manifest] of manifests.entries()) {
-    if (manifest.metadata.annotations?.[TRAFFIC_ANNOTATION] !== undefined) {
-      throw new PayloadError(
-        `manifests[${index}].metadata.annotations.${TRAFFIC_ANNOTATION}`,
-        'traffic management on deploy is not supported yet',
-      );
-    }
-  }
-}
