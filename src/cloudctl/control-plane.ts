@@ -150,6 +150,12 @@ function replicaHandlers(operations: OperationDispatcher, placement: AccountPlac
   };
 }
 
+/** After a write through /credentials, accounts placed on agents follow their definitions. */
+function credentialsChanged(placement: AccountPlacement) {
+  return (name: string, change: string) =>
+    change === 'created' ? placement.created(name) : placement.placeEverywhere();
+}
+
 /** What runs before the transports start. */
 interface Started {
   tasks: TasksFeature;
@@ -239,10 +245,10 @@ export async function startControlPlane(
     heartbeatSeconds,
     helloTimeoutSeconds,
     sessionListener: placement,
+    accountsDropped: caching.forgetAccounts,
     store: stores,
   });
-  const changed = (name: string, change: string) =>
-    change === 'created' ? placement.created(name) : placement.placeEverywhere();
+  const changed = credentialsChanged(placement);
   const routes = [
     ...observability.routes,
     ...tasks.routes,
