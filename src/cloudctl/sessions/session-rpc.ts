@@ -306,7 +306,10 @@ class SessionStream {
     }
     if (gone.length === 0) return;
     this.#log.info({ accounts: gone }, "accounts the agent's hello no longer lists have left cloudctl");
-    await this.#deps.accountsDropped(gone);
+    // Their records are gone already; a failed eviction leaves stale rows, not a failed session.
+    await this.#deps
+      .accountsDropped(gone)
+      .catch((error: unknown) => this.#log.error({ err: error, accounts: gone }, 'cannot evict their cache'));
   }
 
   /** A dynamic account's status is the placement's; one of the agent's own accounts is recorded. */

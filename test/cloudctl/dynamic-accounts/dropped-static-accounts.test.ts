@@ -139,6 +139,19 @@ describe('an account an agent stops listing', () => {
       status: 'ACTIVE',
       totalObjects: 1,
     });
+    // Its agent gone, nobody caches it; what is cached stays listed, under no agent.
+    agent.close();
+    const orphaned = async () =>
+      ((await fx.root.get('/cache/introspection')).body as Array<Record<string, unknown>>).find(
+        (r) => r.account === 'move-b',
+      );
+    await expect.poll(orphaned, { timeout: 5000 }).toMatchObject({
+      id: '/move-b',
+      agentId: '',
+      source: 'cloudctl',
+      connected: false,
+      totalObjects: 1,
+    });
   });
 
   it('leaves no phantom behind when the agent renames it', async () => {
