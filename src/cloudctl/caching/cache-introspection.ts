@@ -89,7 +89,10 @@ async function entriesOf(accountNames: ReadonlySet<string>, sources: Introspecti
   return entries;
 }
 
-/** One record per cached account and agent that caches it, of the named accounts; by agent, then account. */
+/**
+ * One record per cached account and agent that caches it, of the named accounts; by agent, then
+ * account, those no agent caches last.
+ */
 export async function cacheIntrospection(
   accountNames: ReadonlySet<string>,
   sources: IntrospectionSources,
@@ -132,8 +135,11 @@ export async function cacheIntrospection(
         eventsPerSecond: sources.rate.perSecond(account.account, now),
       };
     })
-    .sort((a, b) =>
-      a.agentId === b.agentId ? compare(a.account, b.account) : compare(a.agentId, b.agentId),
+    .sort(
+      (a, b) =>
+        Number(a.agentId === '') - Number(b.agentId === '') ||
+        compare(a.agentId, b.agentId) ||
+        compare(a.account, b.account),
     );
 }
 
