@@ -180,7 +180,7 @@ function controlPlaneConnection(
   metrics: AgentMetrics,
   log: Log,
 ) {
-  const identity = identityFromEnv(io.env);
+  const identity = identityFromEnv(io.env, undefined, defaultContextSources(io.env).readNamespaceFile);
   return new ControlPlaneConnection({
     config: loaded.config,
     version: pkg.version,

@@ -165,6 +165,12 @@ function replicaHandlers(operations: OperationDispatcher, placement: AccountPlac
   };
 }
 
+/** After a write through /credentials, accounts placed on agents follow their definitions. */
+function credentialsChanged(placement: AccountPlacement) {
+  return (name: string, change: string) =>
+    change === 'created' ? placement.created(name) : placement.placeEverywhere();
+}
+
 /** What runs before the transports start. */
 interface Started {
   tasks: TasksFeature;
@@ -270,11 +276,10 @@ export async function startControlPlane(
   const deployments = deploymentsFeature({ ...served, externalUrl: external.url, secretEngines });
   const { heartbeatSeconds, helloTimeoutSeconds } = config.grpc;
   const sessionDeps = { heartbeatSeconds, helloTimeoutSeconds, sessionListener: placement, store: stores };
-  const session = sessionHandlers({ ...base, ...sessionDeps });
+  const session = sessionHandlers({ ...base, ...sessionDeps, accountsDropped: caching.forgetAccounts });
   const { cache, kinds, readModel } = stores;
   const manifests = manifestsFeature({ cache, kinds, model: readModel, guard, operations });
-  const changed = (name: string, change: string) =>
-    change === 'created' ? placement.created(name) : placement.placeEverywhere();
+  const changed = credentialsChanged(placement);
   const routes = [
     ...observability.routes,
     ...tasks.routes,

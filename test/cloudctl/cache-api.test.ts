@@ -470,6 +470,7 @@ describe('GET /agents/orchestrator/accounts/{accountName}', () => {
       source: 'static-agent-config',
       zoneId: 'zone-a',
       agents: [{ agentId: 'agent-1', caching: true }],
+      pendingAgents: [],
       status: 'UNKNOWN',
       errorMessage: null,
       kubeHost: 'https://127.0.0.1:6443',

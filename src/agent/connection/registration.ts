@@ -3,6 +3,7 @@
 import { hostname } from 'node:os';
 import type { Hello } from '../../proto/index.ts';
 import type { Environment } from './proxy-env.ts';
+import { defaultZoneId } from './zone-id.ts';
 
 export interface RegisteredAccount {
   name: string;
@@ -41,16 +42,31 @@ export interface Registration extends AgentIdentity {
 
 /**
  * Identity defaults from the environment the Helm chart sets: agent id from `ORCH_AGENT_ID`, else
- * `POD_NAME`, else the host name; zone from `ORCH_AGENT_ZONE_ID` (empty when unset); replicas from
- * `ORCH_AGENT_REPLICAS` (1 when unset or not a positive integer).
+ * `POD_NAME`, else the host name; zone from `ORCH_AGENT_ZONE_ID`, else the spec's default
+ * `<deployment name>_<namespace>` computed from the pod's own name and namespace (zone-id.ts), else
+ * empty (not in a Deployment's pod); replicas from `ORCH_AGENT_REPLICAS` (1 when unset or not a
+ * positive integer). `podNamespace` is the service account's namespace, for a pod without
+ * POD_NAMESPACE.
  */
-export function identityFromEnv(env: Environment, host: string = hostname()): AgentIdentity {
+export function identityFromEnv(
+  env: Environment,
+  host: string = hostname(),
+  podNamespace: () => string | undefined = () => undefined,
+): AgentIdentity {
   const nonEmpty = (value: string | undefined) =>
     value === undefined || value.trim() === '' ? undefined : value.trim();
   const replicas = Number(nonEmpty(env.ORCH_AGENT_REPLICAS) ?? '1');
+  const zoneId =
+    nonEmpty(env.ORCH_AGENT_ZONE_ID) ??
+    defaultZoneId({
+      name: env.POD_NAME,
+      namespace: nonEmpty(env.POD_NAMESPACE) ?? podNamespace(),
+      templateHash: env.POD_TEMPLATE_HASH,
+    }) ??
+    '';
   return {
     agentId: nonEmpty(env.ORCH_AGENT_ID) ?? nonEmpty(env.POD_NAME) ?? host,
-    zoneId: nonEmpty(env.ORCH_AGENT_ZONE_ID) ?? '',
+    zoneId,
     replicaCount: Number.isInteger(replicas) && replicas > 0 ? replicas : 1,
   };
 }

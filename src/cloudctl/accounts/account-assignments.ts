@@ -32,16 +32,7 @@ export class AccountAssignments {
       kubernetesVersion: '',
       source: 'cloudctl',
     }));
-    await store.agents.register(
-      {
-        agentId,
-        version: session.version,
-        zoneId: session.zoneId,
-        replicaCount: session.replicaCount,
-        accounts: added,
-      },
-      now(),
-    );
+    await store.agents.assign(agentId, added, now());
     const names = new Set(added.map((a) => a.name));
     registry.setAccounts(session.sessionId, [
       ...session.accounts.filter((a) => !names.has(a.name)),

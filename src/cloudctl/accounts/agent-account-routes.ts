@@ -23,6 +23,11 @@ export interface AgentAccountRouteDeps {
   sessions: Pick<SessionFinder, 'servingAgent'>;
 }
 
+const agentEntrySchema = z.object({
+  agentId: z.string(),
+  caching: z.boolean().describe('whether the agent watches and caches the account (false: operations only)'),
+});
+
 const agentAccountSchema = z
   .object({
     name: z.string(),
@@ -32,15 +37,13 @@ const agentAccountSchema = z
       .describe("where the account is defined: static-agent-config (an agent's file) or cloudctl"),
     zoneId: z.string().nullable().describe("the zone of the account's agent; null without one"),
     agents: z
-      .array(
-        z.object({
-          agentId: z.string(),
-          caching: z
-            .boolean()
-            .describe('whether the agent watches and caches the account (false: operations only)'),
-        }),
-      )
-      .describe('the agents that handle the account'),
+      .array(agentEntrySchema)
+      .describe(
+        'the agents confirmed to handle the account (its static agent; for a cloudctl account, those that reported it ACTIVE)',
+      ),
+    pendingAgents: z
+      .array(agentEntrySchema)
+      .describe('agents a cloudctl account was sent to that have not confirmed it yet'),
     status: z.string().describe('ACTIVE, FAILED, or UNKNOWN until the agent reports'),
     errorMessage: z.string().nullable().describe('why the account failed, while it is FAILED'),
     kubeHost: z.string().nullable().describe("the cluster's API server, as the agent reached it"),
@@ -72,12 +75,17 @@ export function agentAccountRoutes(deps: AgentAccountRouteDeps): Route[] {
           const holders = await deps.store.dynamicAccounts.holders(known.name);
           const failed = holders.find((h) => h.status === 'FAILED');
           const serving = holders.filter((h) => h.status !== 'FAILED');
+          const entries = (status: string) =>
+            holders
+              .filter((h) => h.status === status)
+              .map((h) => ({ agentId: h.agentId, caching: h.caching }));
           return {
             name: known.name,
             type: 'orchestrator',
             source: known.source,
             zoneId: (await deps.store.dynamicAccounts.registration(known.name))?.zoneId ?? null,
-            agents: serving.map((h) => ({ agentId: h.agentId, caching: h.caching })),
+            agents: entries('ACTIVE'),
+            pendingAgents: entries('SENT'),
             status: serving.some((h) => h.status === 'ACTIVE') ? 'ACTIVE' : failed ? 'FAILED' : 'UNKNOWN',
             errorMessage: failed !== undefined && serving.length === 0 ? failed.message : null,
             kubeHost: null,
@@ -101,6 +109,7 @@ export function agentAccountRoutes(deps: AgentAccountRouteDeps): Route[] {
             agentId === undefined
               ? []
               : [{ agentId, caching: (await deps.sessions.servingAgent(known.name)) === agentId }],
+          pendingAgents: [],
           status: stored?.status ?? 'UNKNOWN',
           errorMessage: failed ? stored.statusMessage : null,
           kubeHost: stored?.apiServerHost || null,

@@ -393,6 +393,21 @@ export class CacheStore {
   }
 
   /**
+   * Forgets everything cached of the accounts: their objects (and with them the read model's rows,
+   * which are the objects' own columns), resume versions and open relists. An agent that takes one of
+   * them later lists it afresh rather than resuming from another cluster's versions.
+   */
+  async forgetAccounts(accounts: readonly string[]): Promise<number> {
+    if (accounts.length === 0) return 0;
+    return this.#db.transaction().execute(async (tx) => {
+      const objects = await tx.deleteFrom('resources').where('account', 'in', accounts).executeTakeFirst();
+      await tx.deleteFrom('resume_versions').where('account', 'in', accounts).execute();
+      await tx.deleteFrom('open_snapshots').where('account', 'in', accounts).execute();
+      return Number(objects.numDeletedRows);
+    });
+  }
+
+  /**
    * The kinds cached for the accounts, with object counts, counted by the database without reading
    * a body; a kind watched without objects (a stored resume version only) counts 0. Rows of one kind
    * share one version: the agent watches a kind through one version.

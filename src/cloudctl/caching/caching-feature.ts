@@ -1,10 +1,12 @@
 // The caching feature's factory: the orchagent.v1.Caching handlers that store what agents stream up
-// (counting it for the introspection), and the cache routes (on-demand refresh, introspection).
+// (counting it for the introspection), the cache routes (on-demand refresh, introspection), and the
+// eviction of accounts that have left cloudctl.
 import type { Logger } from 'pino';
 import type { CachingHandlers } from '../../proto/index.ts';
 import type { AccountGuard } from '../accounts/index.ts';
 import type { Route } from '../http/index.ts';
 import type { AgentStore, SessionFinder } from '../sessions/index.ts';
+import type { IntrospectionSources } from './cache-introspection.ts';
 import { cacheRoutes } from './cache-routes.ts';
 import type { CacheStore } from './cache-store.ts';
 import { type CachingRpcDeps, cachingHandlers } from './caching-rpc.ts';
@@ -13,7 +15,12 @@ import type { KindResolver } from './kind-resolver.ts';
 import { OnDemandRefresh, type OnDemandRefreshDeps } from './on-demand-refresh.ts';
 
 export interface CachingFeatureDeps extends Omit<CachingRpcDeps, 'store'> {
-  stores: CachingRpcDeps['store'] & { cache: CacheStore; kinds: KindResolver; agents: AgentStore };
+  stores: CachingRpcDeps['store'] & {
+    cache: CacheStore;
+    kinds: KindResolver;
+    agents: AgentStore;
+    dynamicAccounts: IntrospectionSources['dynamicAccounts'];
+  };
   /** The operation dispatcher: refreshes are the agent's `get`. */
   dispatcher: {
     execute: OnDemandRefreshDeps['execute'];
@@ -28,6 +35,11 @@ export interface CachingFeatureDeps extends Omit<CachingRpcDeps, 'store'> {
 export interface CachingFeature {
   handlers: CachingHandlers;
   routes: Route[];
+  /**
+   * Evicts what is cached of accounts no agent lists any more, except those a cloudctl definition
+   * placed on an agent holds: that agent's cache is theirs now.
+   */
+  forgetAccounts(accounts: readonly string[]): Promise<void>;
 }
 
 export function cachingFeature(deps: CachingFeatureDeps): CachingFeature {
@@ -46,7 +58,22 @@ export function cachingFeature(deps: CachingFeatureDeps): CachingFeature {
     routes: cacheRoutes({
       guard: deps.guard,
       refresh,
-      introspection: { agents: stores.agents, cache: stores.cache, sessions: deps.sessions, rate, now },
+      introspection: {
+        agents: stores.agents,
+        dynamicAccounts: stores.dynamicAccounts,
+        cache: stores.cache,
+        sessions: deps.sessions,
+        rate,
+        now,
+      },
     }),
+    forgetAccounts: async (accounts) => {
+      const unheld: string[] = [];
+      for (const account of accounts)
+        if ((await stores.dynamicAccounts.holders(account)).length === 0) unheld.push(account);
+      const objects = await stores.cache.forgetAccounts(unheld);
+      if (unheld.length > 0)
+        logger.info({ accounts: unheld, objects }, 'evicted the cache of accounts that left');
+    },
   };
 }

@@ -5,6 +5,11 @@ import { z } from 'zod';
 import { parseSecretReference } from '../../secrets/index.ts';
 import { ACCOUNT_STATES } from './account-state.ts';
 
+const agentEntrySchema = z.object({
+  agentId: z.string(),
+  caching: z.boolean().describe('true: the agent watches and caches it; false: operations only'),
+});
+
 export const accountRecordSchema = z
   .object({
     name: z.string(),
@@ -20,13 +25,15 @@ export const accountRecordSchema = z
       .nullable()
       .describe('the zone the account is pinned to; null: any agent that takes dynamic accounts'),
     agents: z
-      .array(
-        z.object({
-          agentId: z.string(),
-          caching: z.boolean().describe('true: the agent watches and caches it; false: operations only'),
-        }),
-      )
-      .describe('the connected agents that hold the account'),
+      .array(agentEntrySchema)
+      .describe(
+        'the agents confirmed to handle the account: for a cloudctl account, those that reported it ACTIVE',
+      ),
+    pendingAgents: z
+      .array(agentEntrySchema)
+      .describe(
+        'agents the account was sent to that have not confirmed it yet; always empty for a static account',
+      ),
     lastAssignmentMsg: z
       .string()
       .nullable()

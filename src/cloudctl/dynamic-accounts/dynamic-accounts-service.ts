@@ -169,9 +169,9 @@ export class DynamicAccountsApi {
       store.dynamicAccounts.registration(account.name),
       store.dynamicAccounts.holders(account.name),
     ]);
-    const dynamicAgents = holders
-      .filter((h) => h.status !== 'FAILED')
-      .map((h) => ({ agentId: h.agentId, caching: h.caching }));
+    // Confirmed holders only, as the spec says; those still SENT are shown apart.
+    const entries = (status: Holder['status']) =>
+      holders.filter((h) => h.status === status).map((h) => ({ agentId: h.agentId, caching: h.caching }));
     const base = {
       name: account.name,
       type: 'orchestrator',
@@ -192,6 +192,7 @@ export class DynamicAccountsApi {
           permissions: { READ: [...account.permissions.read], WRITE: [...account.permissions.write] },
         },
         agents: stored === undefined ? [] : [{ agentId: stored.agentId, caching: connected }],
+        pendingAgents: [],
         state: staticState(stored?.status, connected),
       };
     }
@@ -201,7 +202,8 @@ export class DynamicAccountsApi {
       ...base,
       source: 'cloudctl',
       config,
-      agents: dynamicAgents,
+      agents: entries('ACTIVE'),
+      pendingAgents: entries('SENT'),
       state: registration?.state ?? derivedState(holders),
     };
   }

@@ -48,9 +48,18 @@ export class AgentStore {
     this.#accountChanges = accountChanges;
   }
 
-  /** Records the agent as connected and makes it the owner of the accounts it registered. */
-  async register(registration: AgentRegistration, now: Date): Promise<void> {
-    await this.#db.transaction().execute(async (tx) => {
+  /**
+   * A hello: records the agent as connected, makes it the owner of the static accounts it lists, and
+   * forgets the accounts recorded as the agent's that the hello no longer lists (dropped from its
+   * file, or renamed). `held` names the cloudctl accounts the hello lists: assigned ones stay. The
+   * hello is the truth about the agent's own accounts. Answers the names it forgot.
+   */
+  async register(
+    registration: AgentRegistration,
+    now: Date,
+    held: readonly string[] = [],
+  ): Promise<string[]> {
+    const dropped = await this.#db.transaction().execute(async (tx) => {
       const agent = {
         version: registration.version,
         zone_id: registration.zoneId,
@@ -64,23 +73,20 @@ export class AgentStore {
         .values({ id: registration.agentId, ...agent })
         .onConflict((oc) => oc.column('id').doUpdateSet(agent))
         .execute();
-      for (const account of registration.accounts) {
-        const row = {
-          agent_id: registration.agentId,
-          permissions: JSON.stringify(account.permissions),
-          api_server_host: account.apiServerHost,
-          kubernetes_version: account.kubernetesVersion,
-          status: 'UNKNOWN',
-          status_message: '',
-          updated_at: now,
-        };
-        await tx
-          .insertInto('accounts')
-          .values({ name: account.name, ...row })
-          .onConflict((oc) => oc.column('name').doUpdateSet(row))
-          .execute();
-      }
+      const listed = [...registration.accounts.map((a) => a.name), ...held];
+      let forget = tx.deleteFrom('accounts').where('agent_id', '=', registration.agentId);
+      if (listed.length > 0) forget = forget.where('name', 'not in', listed);
+      const forgotten = await forget.returning('name').execute();
+      await upsertAccounts(tx, registration.agentId, registration.accounts, now);
+      return forgotten.map((row) => row.name).sort();
     });
+    this.#accountChanges.changed();
+    return dropped;
+  }
+
+  /** Makes the agent the owner of these accounts too (an assignment); the others stay as they are. */
+  async assign(agentId: string, accounts: readonly AccountRegistration[], now: Date): Promise<void> {
+    await upsertAccounts(this.#db, agentId, accounts, now);
     this.#accountChanges.changed();
   }
 
@@ -143,6 +149,30 @@ export class AgentStore {
   async accounts(): Promise<StoredAccount[]> {
     const rows = await this.#db.selectFrom('accounts').selectAll().orderBy('name').execute();
     return rows.map(toStoredAccount);
+  }
+}
+
+async function upsertAccounts(
+  db: Kysely<SessionTables>,
+  agentId: string,
+  accounts: readonly AccountRegistration[],
+  now: Date,
+): Promise<void> {
+  for (const account of accounts) {
+    const row = {
+      agent_id: agentId,
+      permissions: JSON.stringify(account.permissions),
+      api_server_host: account.apiServerHost,
+      kubernetes_version: account.kubernetesVersion,
+      status: 'UNKNOWN',
+      status_message: '',
+      updated_at: now,
+    };
+    await db
+      .insertInto('accounts')
+      .values({ name: account.name, ...row })
+      .onConflict((oc) => oc.column('name').doUpdateSet(row))
+      .execute();
   }
 }
 

@@ -30,6 +30,11 @@ export interface SessionRpcDeps {
   /** Told of each session's life (dynamic accounts). */
   sessionListener: SessionListener;
   store: { agents: AgentStore };
+  /**
+   * Told of the accounts an agent's hello no longer lists (dropped from its file, or renamed) that no
+   * other connected agent lists either: they have left cloudctl, and what was cached of them goes.
+   */
+  accountsDropped: (accounts: readonly string[]) => Promise<void>;
   logger: Logger;
   now: () => Date;
   heartbeatSeconds: number;
@@ -246,7 +251,9 @@ class SessionStream {
       zoneId: hello.zoneId,
       replicaCount: hello.replicaCount,
     };
-    await deps.store.agents.register({ ...registration, accounts: staticAccounts(accounts) }, now);
+    const held = accounts.filter((a) => a.source === 'cloudctl').map((a) => a.name);
+    const own = staticAccounts(accounts);
+    const dropped = await deps.store.agents.register({ ...registration, accounts: own }, now, held);
     if (this.#closed) return undefined;
     clearTimeout(this.#helloTimer);
     const session: AgentSession = {
@@ -261,6 +268,7 @@ class SessionStream {
     };
     this.#session = session;
     deps.registry.add(session);
+    await this.#settleDropped(session, dropped, now);
     this.#log.info(
       {
         version: hello.version,
@@ -271,6 +279,37 @@ class SessionStream {
       'agent registered',
     );
     return session;
+  }
+
+  /**
+   * The hello is the truth about the agent's own accounts: its older sessions (replicas, or a
+   * session not yet ended) stop claiming the static accounts it left out, an account it dropped that
+   * another agent lists becomes that agent's, and the rest have left cloudctl.
+   */
+  async #settleDropped(session: AgentSession, dropped: readonly string[], now: Date): Promise<void> {
+    const { registry, store } = this.#deps;
+    const listed = new Set(staticAccounts(session.accounts).map((a) => a.name));
+    for (const older of registry.list()) {
+      if (older.agentId !== this.#agentId || older.sessionId === session.sessionId) continue;
+      const kept = older.accounts.filter((a) => a.source !== 'static-agent-config' || listed.has(a.name));
+      if (kept.length !== older.accounts.length) registry.setAccounts(older.sessionId, kept);
+    }
+    const gone: string[] = [];
+    for (const name of dropped) {
+      const other = registry
+        .newestSessions()
+        .filter((s) => s.agentId !== this.#agentId)
+        .flatMap((s) => staticAccounts(s.accounts).map((account) => ({ agentId: s.agentId, account })))
+        .find(({ account }) => account.name === name);
+      if (other === undefined) gone.push(name);
+      else await store.agents.assign(other.agentId, [other.account], now);
+    }
+    if (gone.length === 0) return;
+    this.#log.info({ accounts: gone }, "accounts the agent's hello no longer lists have left cloudctl");
+    // Their records are gone already; a failed eviction leaves stale rows, not a failed session.
+    await this.#deps
+      .accountsDropped(gone)
+      .catch((error: unknown) => this.#log.error({ err: error, accounts: gone }, 'cannot evict their cache'));
   }
 
   /** A dynamic account's status is the placement's; one of the agent's own accounts is recorded. */

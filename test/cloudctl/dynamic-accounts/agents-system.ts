@@ -27,6 +27,8 @@ export interface AgentSpec {
   };
   /** The default kubeconfig of the agent's own identity (where `k8s` secret references are read). */
   kubeconfig: string;
+  /** More environment, such as the downward API variables a pod would have. */
+  env?: Record<string, string>;
 }
 
 function tokenOf(agentId: string): string {
@@ -116,6 +118,7 @@ export class AgentsSystem {
       ORCH_AGENT_ID: spec.id,
       ORCH_AGENT_ZONE_ID: spec.zone,
       KUBECONFIG: spec.kubeconfig,
+      ...spec.env,
     });
     this.#agents.set(spec.id, { process: agent, metricsPort });
     await waitReady(agent, `http://127.0.0.1:${healthPort}/ready`, 60_000);

@@ -199,7 +199,9 @@ describe('subscriptions (variant B)', () => {
     expect(record.body).toMatchObject({
       state: 'ACTIVATING',
       zoneId: null,
-      agents: [{ agentId: 'agent-a', caching: true }],
+      // Sent, not yet confirmed by the agent.
+      agents: [],
+      pendingAgents: [{ agentId: 'agent-a', caching: true }],
     });
   });
 

@@ -41,6 +41,7 @@ describe('POST /vendor/accounts (register)', () => {
         }),
         zoneId: 'zone-a',
         agents: [],
+        pendingAgents: [],
         lastAssignmentMsg: null,
         state: 'INACTIVE',
       },
@@ -96,9 +97,11 @@ describe('PATCH /vendor/accounts (activate)', () => {
       { name: 'act-zoned', state: 'ACTIVE', orchConfigFile: '/kube/zone-a.yaml' },
     ]);
     expect(patched.status).toBe(200);
+    // Sent, not yet confirmed: pending, not among the agents that handle it.
     expect(patched.body[0]).toMatchObject({
       state: 'ACTIVATING',
-      agents: [{ agentId: 'agent-a', caching: true }],
+      agents: [],
+      pendingAgents: [{ agentId: 'agent-a', caching: true }],
     });
     const add = await a.next(isAddOf('act-zoned'));
     const definition = JSON.parse(add.addAccounts?.accounts[0]?.definition.toString() ?? '{}');
@@ -139,9 +142,18 @@ describe('PATCH /vendor/accounts (activate)', () => {
     await b.next(isAddOf('act-everywhere'));
     const flags = [...cachingOf(a, 'act-everywhere'), ...cachingOf(b, 'act-everywhere')];
     expect(flags.sort()).toEqual([false, true]);
-    const record = (await fx.root.get('/vendor/accounts/act-everywhere')).body;
+    const pending = (await fx.root.get('/vendor/accounts/act-everywhere')).body;
+    expect(pending.agents).toEqual([]);
+    expect(pending.pendingAgents.map((x: { agentId: string }) => x.agentId).sort()).toEqual([
+      'agent-a',
+      'agent-b',
+    ]);
+    a.send({ accountStatus: { account: 'act-everywhere', state: 'ACTIVE', message: '' } });
+    b.send({ accountStatus: { account: 'act-everywhere', state: 'ACTIVE', message: '' } });
+    const record = await fx.recordUntil('act-everywhere', (r) => r.agents.length === 2);
     expect(record.agents.map((x: { agentId: string }) => x.agentId).sort()).toEqual(['agent-a', 'agent-b']);
     expect(record.agents.filter((x: { caching: boolean }) => x.caching)).toHaveLength(1);
+    expect(record.pendingAgents).toEqual([]);
     // An agent with dynamic accounts off is never sent any, whatever its patterns.
     expect(added(off)).toEqual([]);
   });
