@@ -7,7 +7,7 @@ import { isRecord } from '../../lib/is-record.ts';
 
 export const artifactSchema = z
   .object({
-    type: z.string().describe('docker/image, kubernetes/configMap, kubernetes/secret, ...'),
+    type: z.string().describe('docker/image, orchestrator/configMap, orchestrator/secret, ...'),
     name: z.string().describe('an image without its tag or digest; an object name'),
     reference: z.string().describe('the reference as the manifest writes it'),
   })
@@ -53,21 +53,21 @@ function podSpecArtifacts(kind: string, podSpec: Obj): Artifact[] {
     add('docker/image', image, kind === 'Pod' || image === undefined ? image : imageName(image));
     for (const env of records(c.env)) {
       const from = record(env.valueFrom);
-      add('kubernetes/configMap', text(record(from.configMapKeyRef).name));
-      add('kubernetes/secret', text(record(from.secretKeyRef).name));
+      add('orchestrator/configMap', text(record(from.configMapKeyRef).name));
+      add('orchestrator/secret', text(record(from.secretKeyRef).name));
     }
     for (const env of records(c.envFrom)) {
-      add('kubernetes/configMap', text(record(env.configMapRef).name));
-      add('kubernetes/secret', text(record(env.secretRef).name));
+      add('orchestrator/configMap', text(record(env.configMapRef).name));
+      add('orchestrator/secret', text(record(env.secretRef).name));
     }
   }
   if (kind === 'Pod') return found;
   for (const volume of records(podSpec.volumes)) {
-    add('kubernetes/configMap', text(record(volume.configMap).name));
-    add('kubernetes/secret', text(record(volume.secret).secretName));
+    add('orchestrator/configMap', text(record(volume.configMap).name));
+    add('orchestrator/secret', text(record(volume.secret).secretName));
     for (const source of records(record(volume.projected).sources)) {
-      add('kubernetes/configMap', text(record(source.configMap).name));
-      add('kubernetes/secret', text(record(source.secret).name));
+      add('orchestrator/configMap', text(record(source.configMap).name));
+      add('orchestrator/secret', text(record(source.secret).name));
     }
   }
   return found;
@@ -79,9 +79,9 @@ function scaleTarget(object: Obj): Artifact[] {
   const name = text(target.name);
   const type =
     target.kind === 'Deployment'
-      ? 'kubernetes/deployment'
+      ? 'orchestrator/deployment'
       : target.kind === 'ReplicaSet'
-        ? 'kubernetes/replicaSet'
+        ? 'orchestrator/replicaSet'
         : undefined;
   return name === undefined || type === undefined ? [] : [{ type, name, reference: name }];
 }

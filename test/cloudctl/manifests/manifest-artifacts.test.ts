@@ -33,15 +33,15 @@ describe('manifest artifacts', () => {
     };
     expect(manifestArtifacts('Deployment', deployment)).toEqual([
       { type: 'docker/image', name: 'registry.example/web', reference: 'registry.example/web:1.2' },
-      { type: 'kubernetes/secret', name: 'web-token', reference: 'web-token' },
-      { type: 'kubernetes/configMap', name: 'web-env-v001', reference: 'web-env-v001' },
+      { type: 'orchestrator/secret', name: 'web-token', reference: 'web-token' },
+      { type: 'orchestrator/configMap', name: 'web-env-v001', reference: 'web-env-v001' },
       {
         type: 'docker/image',
         name: 'registry.example:5000/init',
         reference: 'registry.example:5000/init@sha256:abc',
       },
-      { type: 'kubernetes/configMap', name: 'web-settings-v003', reference: 'web-settings-v003' },
-      { type: 'kubernetes/secret', name: 'web-tls', reference: 'web-tls' },
+      { type: 'orchestrator/configMap', name: 'web-settings-v003', reference: 'web-settings-v003' },
+      { type: 'orchestrator/secret', name: 'web-tls', reference: 'web-tls' },
     ]);
   });
 
@@ -52,7 +52,7 @@ describe('manifest artifacts', () => {
     ]);
     const hpa = { spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } } };
     expect(manifestArtifacts('HorizontalPodAutoscaler', hpa)).toEqual([
-      { type: 'kubernetes/deployment', name: 'web', reference: 'web' },
+      { type: 'orchestrator/deployment', name: 'web', reference: 'web' },
     ]);
   });
 

@@ -67,21 +67,22 @@ async function until(
   }
 }
 
-const replicaSet = (name: string, sequence: number, replicas: number) => ({
+/** One version of cluster `replicaSet web-rs`: deployed as `web-rs`, versioned by cloudctl (-v000, -v001). */
+const replicaSet = (version: number, replicas: number) => ({
   deployManifest: {
     account: ACCOUNT,
-    moniker: { app: 'shop', cluster: 'replicaSet web-rs', sequence },
+    moniker: { app: 'shop' },
     manifests: [
       {
         apiVersion: 'apps/v1',
         kind: 'ReplicaSet',
-        metadata: { name, namespace: NS },
+        metadata: { name: 'web-rs', namespace: NS },
         spec: {
           replicas,
-          selector: { matchLabels: { app: 'web-rs', version: name } },
+          selector: { matchLabels: { app: 'web-rs', version: String(version) } },
           template: {
-            metadata: { labels: { app: 'web-rs', version: name } },
-            spec: { containers: [{ name: 'web', image: `registry.example/web:${sequence}` }] },
+            metadata: { labels: { app: 'web-rs', version: String(version) } },
+            spec: { containers: [{ name: 'web', image: `registry.example/web:${version}` }] },
           },
         },
       },
@@ -125,7 +126,12 @@ beforeAll(async () => {
         {
           apiVersion: 'v1',
           kind: 'ConfigMap',
-          metadata: { name: 'web-settings', namespace: NS },
+          // Unversioned, so the Deployment mounts it by this name (versioning is tested elsewhere).
+          metadata: {
+            name: 'web-settings',
+            namespace: NS,
+            annotations: { 'strategy.spinnaker.io/versioned': 'false' },
+          },
           data: { color: 'blue' },
         },
         {
@@ -147,8 +153,8 @@ beforeAll(async () => {
       ],
     },
   });
-  await run(replicaSet('web-rs-v000', 0, 1));
-  await run(replicaSet('web-rs-v001', 1, 2));
+  await run(replicaSet(0, 1));
+  await run(replicaSet(1, 2));
   await run({
     deployManifest: {
       account: ACCOUNT,
@@ -158,7 +164,7 @@ beforeAll(async () => {
           apiVersion: 'v1',
           kind: 'Service',
           metadata: { name: 'web-rs', namespace: NS },
-          spec: { selector: { app: 'web-rs', version: 'web-rs-v001' }, ports: [{ port: 80 }] },
+          spec: { selector: { app: 'web-rs', version: '1' }, ports: [{ port: 80 }] },
         },
       ],
     },
@@ -197,7 +203,7 @@ describe('GET /manifests/{account}/{location}/{name}', () => {
     });
     expect(answer.body.artifacts).toEqual([
       { type: 'docker/image', name: 'registry.example/web', reference: 'registry.example/web:1.4' },
-      { type: 'kubernetes/configMap', name: 'web-settings', reference: 'web-settings' },
+      { type: 'orchestrator/configMap', name: 'web-settings', reference: 'web-settings' },
     ]);
     // The controller's events about this very object (by uid), read live from the cluster.
     const uid = answer.body.manifest.metadata.uid;
