@@ -35,11 +35,20 @@ const KIND_OF: Record<Target, Kind> = {
   fail: 'only',
 };
 
+/**
+ * Newest first: by moniker sequence when both carry one (versions made within one second have the
+ * same creation time), else by creation time, then by name.
+ */
+function newestFirst(a: ServerGroup, b: ServerGroup): number {
+  const [sa, sb] = [a.moniker.sequence, b.moniker.sequence];
+  if (sa != null && sb != null && sa !== sb) return sb - sa;
+  return (b.createdTime ?? -1) - (a.createdTime ?? -1) || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0);
+}
+
 export type TargetOutcome = { found: ServerGroup } | { missing: string };
 
 /**
- * The target among the server groups (one cluster, one namespace). Newest first by creation time,
- * then by name. `validateOldest`: the oldest of a single server group is no target (it is also the
+ * The target among the server groups (one cluster, one namespace), ordered by `newestFirst`. `validateOldest`: the oldest of a single server group is no target (it is also the
  * newest, and a pipeline disabling "the oldest" would take the cluster down).
  */
 export function pickTarget(
@@ -47,10 +56,7 @@ export function pickTarget(
   target: Target,
   validateOldest: boolean,
 ): TargetOutcome {
-  const sorted = [...serverGroups].sort(
-    (a, b) =>
-      (b.createdTime ?? -1) - (a.createdTime ?? -1) || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0),
-  );
+  const sorted = [...serverGroups].sort(newestFirst);
   const [newest] = sorted;
   if (newest === undefined) return { missing: 'the cluster has no server group here' };
   switch (KIND_OF[target]) {

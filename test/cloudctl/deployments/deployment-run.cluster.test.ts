@@ -393,6 +393,35 @@ describe('deployments with webhook gates, approvals and canaries', () => {
     expect(restored.get(third)?.replicas).toBe(0);
   });
 
+  it("shows the workload's versions as one cluster, in sequence, and previous targets find the one before", async () => {
+    // Three runs so far (potato:1, the rolled-back potato:2, potato:3): three versions of `potato`.
+    const versions = [...(await replicaSets()).values()].map((rs) => rs.object);
+    const bySequence = versions
+      .map((rs) => ({
+        name: rs.metadata.name,
+        sequence: Number(rs.metadata.annotations['moniker.spinnaker.io/sequence']),
+      }))
+      .sort((a, b) => a.sequence - b.sequence);
+    expect(bySequence.map((v) => v.sequence)).toEqual([0, 1, 2]);
+    expect(bySequence[0]?.name).toBe(firstVersion);
+    const cluster = `/applications/potato/clusters/${ACCOUNT}/replicaSet%20potato`;
+    // The read model follows the cluster through the agent's watch: wait until it has all three.
+    await expect
+      .poll(async () => (await ops.get(cluster)).body?.[0]?.serverGroups?.length, { timeout: 20_000 })
+      .toBe(3);
+    const answer = await ops.get(cluster);
+    expect(answer.body).toHaveLength(1);
+    const sequences = answer.body[0].serverGroups.map(
+      (sg: { moniker: { sequence: number } }) => sg.moniker.sequence,
+    );
+    expect(sequences.sort()).toEqual([0, 1, 2]);
+    const target = (name: string) =>
+      ops.get(`${cluster}/orchestrator/${NS}/serverGroups/target/${name}`).then((r) => r.body.name);
+    expect(await target('current_asg_dynamic')).toBe(`replicaSet ${bySequence[2]?.name}`);
+    expect(await target('ancestor_asg_dynamic')).toBe(`replicaSet ${bySequence[1]?.name}`);
+    expect(await target('oldest_asg_dynamic')).toBe(`replicaSet ${firstVersion}`);
+  });
+
   it('fails a step whose callback or approval does not come in time, and refuses the late callback', async () => {
     const gates = (gate: string) => `
 application: potato

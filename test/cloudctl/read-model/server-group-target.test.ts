@@ -56,3 +56,16 @@ describe('dynamic server group targets', () => {
     expect(pickTarget([v1, v2], 'fail', true)).toHaveProperty('missing');
   });
 });
+
+describe('dynamic targets of versions made within one second', () => {
+  it('order by moniker sequence where both versions carry one', () => {
+    const at = (name: string, sequence: number) => ({
+      ...sg(name, 5_000, 1),
+      moniker: { app: 'shop', cluster: 'replicaSet web', sequence },
+    });
+    const all = [at('replicaSet web-b', 1), at('replicaSet web-a', 2), at('replicaSet web-c', 0)];
+    expect(name(pickTarget(all, 'current_asg_dynamic', true))).toBe('replicaSet web-a');
+    expect(name(pickTarget(all, 'ancestor_asg_dynamic', true))).toBe('replicaSet web-b');
+    expect(name(pickTarget(all, 'oldest_asg_dynamic', true))).toBe('replicaSet web-c');
+  });
+});

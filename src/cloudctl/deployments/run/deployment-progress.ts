@@ -58,6 +58,11 @@ export const workloadSchema = z.object({
   desired: z.int().min(0),
   /** The versions live before the run, with the replicas each had: what a rollback restores. */
   previous: z.array(z.object({ name: z.string(), version: z.string(), replicas: z.int().min(0) })),
+  /**
+   * This version's place among the workload's versions (one past the highest before it), written as
+   * Spinnaker's moniker sequence so every version shows in one cluster. Absent in runs stored before.
+   */
+  sequence: z.int().min(0).optional(),
 });
 export type Workload = z.infer<typeof workloadSchema>;
 

@@ -3,7 +3,9 @@
 // version. Two versions of a workload then live side by side (canary weights by replica ratio,
 // blue/green behind two Services) and the previous one stays, scaled down, for a rollback to restore.
 // A version is named `<deployment>-<hash>`; the hash covers the pod template and the deployment id,
-// so every deployment starts a new version, as the `replica-set-name` annotation says.
+// so every deployment starts a new version, as the `replica-set-name` annotation says. Every version
+// carries Spinnaker's moniker (cluster `replicaSet <deployment>`, its sequence), so the read model
+// shows one cluster with its versions, and "previous" targets find the version before.
 import { createHash } from 'node:crypto';
 import { isClusterScopedKind } from '../../../lib/cluster-scoped-kinds.ts';
 import { isRecord } from '../../../lib/is-record.ts';
@@ -15,6 +17,13 @@ export const ANNOTATIONS = {
   environment: 'deploy.vendor.io/environment',
   replicaSetName: 'deploy.vendor.io/replica-set-name',
 } as const;
+
+/** Spinnaker's moniker: every version of a workload is one cluster, `replicaSet <workload>`. */
+const MONIKER = {
+  application: 'moniker.spinnaker.io/application',
+  cluster: 'moniker.spinnaker.io/cluster',
+} as const;
+export const MONIKER_SEQUENCE = 'moniker.spinnaker.io/sequence';
 
 /** Labels that tie a ReplicaSet and its pods to their workload and version (selectors use them). */
 export const WORKLOAD_LABEL = 'deploy.vendor.io/workload';
@@ -137,6 +146,8 @@ function toReplicaSet(deployment: ManifestObject, context: VersionContext): Work
     [ANNOTATIONS.deploymentId]: context.deploymentId,
     [ANNOTATIONS.environment]: context.environment,
     [ANNOTATIONS.replicaSetName]: replicaSet,
+    [MONIKER.application]: context.application,
+    [MONIKER.cluster]: `replicaSet ${name}`,
   };
   const podTemplate = withVendorEnv(
     {
@@ -217,6 +228,22 @@ export function versionedManifests(
     .filter((o) => !isDeployment(o))
     .map((o) => withPodEnv(withMetadata(o, annotations, context), vendorEnv(context, only)));
   return { workloads, others };
+}
+
+/** The version's ReplicaSet with its sequence written on it and its pod template. */
+export function withSequence(replicaSet: ManifestObject, sequence: number | undefined): ManifestObject {
+  if (sequence === undefined) return replicaSet;
+  const add = (meta: Record<string, unknown>) => ({
+    ...meta,
+    annotations: { ...stringMap(meta.annotations), [MONIKER_SEQUENCE]: String(sequence) },
+  });
+  const spec = record(replicaSet.spec);
+  const template = record(spec.template);
+  return {
+    ...replicaSet,
+    metadata: add(record(replicaSet.metadata)),
+    spec: { ...spec, template: { ...template, metadata: add(record(template.metadata)) } },
+  };
 }
 
 /** A Service's selector with the version label set: it then selects that version's pods only. */

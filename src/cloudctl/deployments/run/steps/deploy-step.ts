@@ -1,16 +1,23 @@
 // deploy: the target's manifests applied with each Deployment as a versioned ReplicaSet, at full
 // size the first time (or for blue/green) and at 0 for a canary; the previous versions noted for
-// the steps after and for a rollback. Blue/green keeps the active Service on the live version.
+// the steps after and for a rollback, and its sequence among the workload's versions (one cluster
+// in the read model, as Spinnaker's versioned ReplicaSets). Blue/green keeps the active Service on
+// the live version.
 import type { ManifestObject } from '../../deployment-file/manifest-documents.ts';
 import type { Workload } from '../deployment-progress.ts';
-import { selectVersion, versionedManifests, WORKLOAD_LABEL } from '../versioned-manifests.ts';
+import {
+  MONIKER_SEQUENCE,
+  selectVersion,
+  VERSION_LABEL,
+  versionedManifests,
+  WORKLOAD_LABEL,
+  withSequence,
+} from '../versioned-manifests.ts';
 import { record, type StepContext, StepFailure } from './step-context.ts';
 import type { StepKind } from './step-kind.ts';
 
-async function previousVersions(
-  run: StepContext,
-  workload: { name: string; namespace: string; replicaSet: string },
-): Promise<Workload['previous']> {
+/** The workload's ReplicaSets in the cluster: every version, live or scaled down. */
+async function listedVersions(run: StepContext, workload: { name: string; namespace: string }) {
   const answer = record(
     await run.deps.read(run.target.account, 'list', {
       apiVersion: 'apps/v1',
@@ -20,20 +27,35 @@ async function previousVersions(
     }),
   );
   const items = Array.isArray(answer.items) ? answer.items.map(record) : [];
-  return items
-    .map((item) => {
-      const metadata = record(item.metadata);
-      const labels = record(metadata.labels);
-      const replicas = record(item.spec).replicas;
-      return {
-        name: String(metadata.name),
-        version:
-          typeof labels['deploy.vendor.io/version'] === 'string' ? labels['deploy.vendor.io/version'] : '',
-        replicas: typeof replicas === 'number' ? replicas : 0,
-      };
-    })
-    .filter((rs) => rs.name !== workload.replicaSet && rs.replicas > 0)
-    .sort((a, b) => b.replicas - a.replicas);
+  return items.map((item) => {
+    const metadata = record(item.metadata);
+    const labels = record(metadata.labels);
+    const sequence = Number(record(metadata.annotations)[MONIKER_SEQUENCE]);
+    const replicas = record(item.spec).replicas;
+    return {
+      name: String(metadata.name),
+      version: typeof labels[VERSION_LABEL] === 'string' ? labels[VERSION_LABEL] : '',
+      replicas: typeof replicas === 'number' ? replicas : 0,
+      sequence: Number.isInteger(sequence) ? sequence : undefined,
+    };
+  });
+}
+
+/** The versions live before the run, largest first, and the sequence this run's version takes. */
+async function previousVersions(
+  run: StepContext,
+  workload: { name: string; namespace: string; replicaSet: string },
+): Promise<Pick<Workload, 'previous' | 'sequence'>> {
+  const listed = (await listedVersions(run, workload)).filter((rs) => rs.name !== workload.replicaSet);
+  const sequences = listed.map((rs) => rs.sequence ?? -1);
+  return {
+    previous: listed
+      .filter((rs) => rs.replicas > 0)
+      .map(({ name, version, replicas }) => ({ name, version, replicas }))
+      .sort((a, b) => b.replicas - a.replicas),
+    // Versions from before sequences were written count as one each, so the next is still the newest.
+    sequence: Math.max(listed.length - 1, ...sequences) + 1,
+  };
 }
 
 /** The workloads rolled out, with their previous versions; read once, then stored. */
@@ -51,7 +73,7 @@ async function workloadsOf(
         replicaSet: w.replicaSet,
         version: w.version,
         desired: w.desired,
-        previous: await previousVersions(run, w),
+        ...(await previousVersions(run, w)),
       });
     }
     target.workloads = workloads;
@@ -101,8 +123,12 @@ export const deployStep: StepKind = async (step, run) => {
       ? blueGreenServices(versioned.others, strategy.blueGreen, workloads[0])
       : versioned.others;
   const replicaSets = versioned.workloads.map((w) => {
-    const desired = workloads.find((s) => s.replicaSet === w.replicaSet)?.desired ?? w.desired;
-    return { ...w.manifest, spec: { ...record(w.manifest.spec), replicas: full ? desired : 0 } };
+    const state = workloads.find((s) => s.replicaSet === w.replicaSet);
+    const sized = {
+      ...w.manifest,
+      spec: { ...record(w.manifest.spec), replicas: full ? (state?.desired ?? w.desired) : 0 },
+    };
+    return withSequence(sized, state?.sequence);
   });
   await run.deps.operation(step.operationIds, 0, run.target.account, 'deploy', {
     manifests: [...others, ...replicaSets],
