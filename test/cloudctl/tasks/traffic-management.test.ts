@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { PayloadError } from '../../../src/cloudctl/tasks/converters/index.ts';
 import {
   applyTrafficManagement,
-  followUpOperations,
   servicesToLookUp,
   type TrafficManagement,
   type TrafficManifest,
@@ -219,38 +218,5 @@ describe('servicesToLookUp', () => {
       { namespace: 'prod', name: 'front' },
     ]);
     expect(servicesToLookUp([replicaSet()], traffic({}))).toEqual([]);
-  });
-});
-
-describe('followUpOperations', () => {
-  const deployed = { manifestName: 'replicaSet web-v002', namespace: 'prod' };
-  const versions = [
-    { manifestName: 'replicaSet web-v000', namespace: 'prod' },
-    { manifestName: 'replicaSet web-v001', namespace: 'prod' },
-    deployed,
-    { manifestName: 'replicaSet web-v000', namespace: 'staging' },
-  ];
-  const plan = (strategy: 'redblack' | 'highlander' | 'none') =>
-    applyTrafficManagement([replicaSet()], { ...ON, strategy }, [FRONT]).plan;
-  const target = (name: string) => ({ account: 'k8s', manifestName: name, location: 'prod' });
-
-  it('redblack disables the other versions of the namespace', () => {
-    expect(followUpOperations(plan('redblack'), 'k8s', deployed, versions)).toEqual([
-      { disableManifest: target('replicaSet web-v000') },
-      { disableManifest: target('replicaSet web-v001') },
-    ]);
-  });
-
-  it('highlander disables them all, then deletes them all', () => {
-    expect(followUpOperations(plan('highlander'), 'k8s', deployed, versions)).toEqual([
-      { disableManifest: target('replicaSet web-v000') },
-      { disableManifest: target('replicaSet web-v001') },
-      { deleteManifest: { ...target('replicaSet web-v000'), options: { cascading: true } } },
-      { deleteManifest: { ...target('replicaSet web-v001'), options: { cascading: true } } },
-    ]);
-  });
-
-  it('none leaves them alone', () => {
-    expect(followUpOperations(plan('none'), 'k8s', deployed, versions)).toEqual([]);
   });
 });

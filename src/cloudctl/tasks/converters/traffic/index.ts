@@ -6,13 +6,7 @@ export {
   type TrafficManifest,
   type TrafficResult,
 } from './apply-traffic.ts';
-export {
-  type ClusterVersion,
-  type FollowUpOperation,
-  type FollowUpPlan,
-  followUpOperations,
-  planFor,
-} from './follow-up.ts';
+export { type FollowUpPlan, planFor } from './follow-up.ts';
 export { objectLabelPatch, type TrafficAction, templateLabelPatch } from './label-patches.ts';
 export {
   annotatedLoadBalancers,
