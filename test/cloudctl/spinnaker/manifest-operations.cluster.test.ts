@@ -414,3 +414,54 @@ describe('cleanupArtifacts', () => {
     expect((await get(`/api/v1/namespaces/${NS}/configmaps/hist-v002`)).status).toBe(200);
   });
 });
+
+describe('patchManifest with artifacts', () => {
+  it('binds a required docker image into a merge patch of the pod template', async () => {
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'patched', namespace: NS },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'patched' } },
+        template: {
+          metadata: { labels: { app: 'patched' } },
+          spec: { containers: [{ name: 'engine', image: 'registry.example/engine:1.16' }] },
+        },
+      },
+    };
+    await deploy({ moniker: { app: 'patched' }, manifests: [deployment] });
+    const image = {
+      type: 'docker/image',
+      name: 'registry.example/engine',
+      reference: 'registry.example/engine:1.18',
+    };
+    const started = await ops.post('/orchestrator/ops', [
+      {
+        patchManifest: {
+          account: ACCOUNT,
+          location: NS,
+          manifestName: 'deployment patched',
+          options: { mergeStrategy: 'strategic', record: true },
+          patchBody: {
+            spec: {
+              template: { spec: { containers: [{ name: 'engine', image: 'registry.example/engine' }] } },
+            },
+          },
+          requiredArtifacts: [image],
+          allArtifacts: [{ ...image, reference: 'registry.example/engine:1.19' }],
+        },
+      },
+    ]);
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const task = await taskDone(started.body.id);
+    expect(task.status.failed, JSON.stringify(task.history)).toBe(false);
+    expect(names(task)).toEqual({ [NS]: ['deployment patched'] });
+    const live = await get(`/apis/apps/v1/namespaces/${NS}/deployments/patched`);
+    expect(live.json).toMatchObject({
+      spec: {
+        template: { spec: { containers: [{ name: 'engine', image: 'registry.example/engine:1.18' }] } },
+      },
+    });
+  });
+});
