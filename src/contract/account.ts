@@ -67,7 +67,7 @@ function accountShape() {
     }),
     oAuthScopes: setting(stringList().default([]), {
       description:
-        "OAuth scopes for the cloud-provider authenticator: the scopes of the Google access token of a kubeconfig user with the `gcp` auth provider (its key from the provider's `credentials-file` or `GOOGLE_APPLICATION_CREDENTIALS`), or of a user with no credentials of its own when `GOOGLE_APPLICATION_CREDENTIALS` names a service-account key. Empty: the provider's `scopes`, else cloud-platform and userinfo.email, as client-go asked. A gcp user with `cmd-path` runs its command, which chooses the scopes itself",
+        "OAuth scopes for the cloud-provider authenticator: the scopes of the Google access token of a kubeconfig user with the `gcp` auth provider (its key from the provider's `credentials-file` or `GOOGLE_APPLICATION_CREDENTIALS`), or of a user with no credentials of its own when `GOOGLE_APPLICATION_CREDENTIALS` names a service-account key. Empty: the provider's `scopes`, else cloud-platform and userinfo.email, as client-go asked. A gcp user with `cmd-path` runs its command, which chooses the scopes itself (docs/google-credentials.md)",
     }),
     permissions: setting(permissionsSchema.default({}), {
       description:
