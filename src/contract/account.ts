@@ -67,7 +67,7 @@ function accountShape() {
     }),
     oAuthScopes: setting(stringList().default([]), {
       description:
-        "OAuth scopes for the cloud-provider authenticator. No authenticator the agent supports takes scopes (client-node's gcp, azure and oidc providers, exec plugins, tokens, certificates): a non-empty list loads with a warning that it has no effect",
+        "OAuth scopes for the cloud-provider authenticator: the scopes of the Google access token of a kubeconfig user with the `gcp` auth provider (its key from the provider's `credentials-file` or `GOOGLE_APPLICATION_CREDENTIALS`), or of a user with no credentials of its own when `GOOGLE_APPLICATION_CREDENTIALS` names a service-account key. Empty: the provider's `scopes`, else cloud-platform and userinfo.email, as client-go asked. A gcp user with `cmd-path` runs its command, which chooses the scopes itself (docs/google-credentials.md)",
     }),
     permissions: setting(permissionsSchema.default({}), {
       description:

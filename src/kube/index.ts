@@ -5,6 +5,10 @@
 export { ClusterResources, UnknownKindError } from './cluster-resources.ts';
 export type { ApiResource } from './discovery.ts';
 export { discoverResources, resourceFor, resourcePath } from './discovery.ts';
+export { GoogleCredentialsError } from './google-credentials.ts';
+export { GoogleKeyFileError } from './google-service-account-key.ts';
+export type { BearerTokenSource } from './google-token-source.ts';
+export { GOOGLE_DEFAULT_SCOPES, GoogleTokenError, GoogleTokenSource } from './google-token-source.ts';
 export { KubeApiError } from './kube-api-error.ts';
 export type { KubeAccount, ResolvedKubeConfig } from './kube-config.ts';
 export { KubeConfigError, resolveKubeConfig } from './kube-config.ts';

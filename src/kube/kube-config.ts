@@ -1,13 +1,18 @@
 // Resolves how an account reaches its cluster, as a client-node KubeConfig: the pod's service account
 // (`serviceAccount: true`), the account's `orchConfigFile`, or the standard resolution (`KUBECONFIG`,
 // then `~/.kube/config`); `context` picks the context. `insecure` skips TLS verification; proxy
-// environment variables are honoured unless `noProxy` (account or global) says otherwise.
+// environment variables are honoured unless `noProxy` (account or global) says otherwise. A user
+// that signs in with Google gets a token source with the account's `oAuthScopes`
+// (google-credentials.ts), which the HTTP client asks for each request's bearer token.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 // The module, not the package root: see slim-client-node.ts.
 import { KubeConfig } from '@kubernetes/client-node/dist/config.js';
+import { ProxyAgent } from 'undici';
 import { CodedError } from '../lib/coded-error.ts';
+import { googleTokenSourceFor } from './google-credentials.ts';
+import type { BearerTokenSource } from './google-token-source.ts';
 
 export class KubeConfigError extends CodedError<'KUBECONFIG_INVALID'> {
   constructor(message: string) {
@@ -78,6 +83,8 @@ export interface KubeAccount {
   context: string;
   insecure: boolean;
   noProxy: boolean;
+  /** The scopes of a Google access token (see google-credentials.ts); absent means none given. */
+  oAuthScopes?: readonly string[];
 }
 
 export interface ResolvedKubeConfig {
@@ -85,6 +92,8 @@ export interface ResolvedKubeConfig {
   server: string;
   /** Where the configuration came from, for logs and the admin view. */
   source: string;
+  /** Each request's bearer token, when the user signs in with Google; the kubeconfig's otherwise. */
+  tokenSource?: BearerTokenSource;
 }
 
 export function resolveKubeConfig(account: KubeAccount, options: KubeConfigOptions): ResolvedKubeConfig {
@@ -134,9 +143,19 @@ export function resolveKubeConfig(account: KubeAccount, options: KubeConfigOptio
   const proxyUrl = cluster.proxyUrl ?? (noProxy ? undefined : proxyFor(cluster.server, options.env));
   const adjusted = { ...cluster, skipTLSVerify: cluster.skipTLSVerify || account.insecure, proxyUrl };
   kc.clusters = kc.clusters.map((c) => (c.name === cluster.name ? adjusted : c));
+  const tokenSource = googleTokenSourceFor(kc, {
+    oAuthScopes: account.oAuthScopes ?? [],
+    env: options.env,
+    dispatcherFor: (url) => {
+      const proxy = noProxy ? undefined : proxyFor(url, options.env);
+      return proxy === undefined ? undefined : new ProxyAgent(proxy);
+    },
+  });
+  const from = account.context ? `${source} (context ${account.context})` : source;
   return {
     kubeConfig: kc,
     server: cluster.server,
-    source: account.context ? `${source} (context ${account.context})` : source,
+    source: tokenSource === undefined ? from : `${from}, Google token for ${tokenSource.description}`,
+    ...(tokenSource === undefined ? {} : { tokenSource }),
   };
 }

@@ -1,5 +1,6 @@
 // Requests to one cluster's API server. client-node's KubeConfig applies the credentials (tokens,
-// exec plugins, client certificates, TLS settings) to each request; the request itself is ours, so
+// exec plugins, client certificates, TLS settings) to each request, and a token source (a Google
+// token with the account's scopes) the bearer token when there is one; the request itself is ours, so
 // bodies stay raw JSON (no typed-model round trip that would drop unknown fields) and watches stream
 // line by line without holding objects.
 import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
@@ -8,6 +9,7 @@ import { fetch } from 'undici';
 import { CodedError } from '../lib/coded-error.ts';
 import { errorCode, isRecord } from '../lib/is-record.ts';
 import { type RetryPolicy, withRetries } from '../lib/retry.ts';
+import type { BearerTokenSource } from './google-token-source.ts';
 import { KubeApiError } from './kube-api-error.ts';
 import { shareDispatchers } from './shared-dispatchers.ts';
 
@@ -75,6 +77,8 @@ export interface KubeHttpDeps {
   retry?: RetryPolicy;
   /** Called before each retry, with the error that caused it. */
   onRetry?: (verb: KubeVerb, error: unknown) => void;
+  /** Each request's bearer token (`ResolvedKubeConfig.tokenSource`); its failure fails the request. */
+  tokenSource?: BearerTokenSource;
 }
 
 export class KubeHttp {
@@ -99,6 +103,8 @@ export class KubeHttp {
       ...context.getHeaders(),
       accept: request.accept ?? 'application/json',
     };
+    if (this.#deps.tokenSource !== undefined)
+      headers.Authorization = `Bearer ${await this.#deps.tokenSource.token()}`;
     let body: string | undefined;
     if (request.body !== undefined) {
       headers['content-type'] = request.contentType ?? 'application/json';

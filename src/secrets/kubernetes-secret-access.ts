@@ -58,7 +58,11 @@ function connect(options: KubernetesSecretAccessOptions): Client {
       `cannot read Kubernetes Secrets: no credentials from ${looked}: ${error.message}`,
     );
   }
-  const http = new KubeHttp(resolved.kubeConfig, resolved.server);
+  const http = new KubeHttp(
+    resolved.kubeConfig,
+    resolved.server,
+    resolved.tokenSource === undefined ? {} : { tokenSource: resolved.tokenSource },
+  );
   if (inCluster) {
     const file = `${options.serviceAccountRoot ?? ''}${SERVICE_ACCOUNT_DIR}/namespace`;
     return {

@@ -8,6 +8,11 @@ export interface TokenOptions {
   readonly audiences?: readonly string[];
   /** Default 3600; the API server accepts 600 and more. */
   readonly expirationSeconds?: number;
+  /**
+   * Bind the token to a Secret of the service account's namespace: deleting the Secret revokes the
+   * token (the API server refuses it once its authentication cache, 10 s, forgets it).
+   */
+  readonly boundSecret?: { readonly name: string; readonly uid: string };
 }
 
 const TokenRequestStatus = z.object({ status: z.object({ token: z.string().min(1) }) });
@@ -24,7 +29,13 @@ export async function createServiceAccountToken(
     body: {
       apiVersion: 'authentication.k8s.io/v1',
       kind: 'TokenRequest',
-      spec: { audiences: options.audiences ?? [], expirationSeconds: options.expirationSeconds ?? 3600 },
+      spec: {
+        audiences: options.audiences ?? [],
+        expirationSeconds: options.expirationSeconds ?? 3600,
+        ...(options.boundSecret === undefined
+          ? {}
+          : { boundObjectRef: { kind: 'Secret', apiVersion: 'v1', ...options.boundSecret } }),
+      },
     },
   });
   if (response.status !== 201) {

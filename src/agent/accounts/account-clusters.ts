@@ -1,6 +1,7 @@
 // Connects each account to its cluster: resolves the kubeconfig, asks the API server for its version,
 // and records the account as ACTIVE (with the server and version) or FAILED (with the cause, the
-// control plane's lastAssignmentMsg). Operations and watches get the account's cluster from here.
+// control plane's lastAssignmentMsg). Operations and watches get the account's cluster from here. A
+// Google token that cannot be had (key file, token endpoint) fails the account the same way.
 import {
   ClusterResources,
   KubeHttp,
@@ -51,6 +52,7 @@ export class AccountClusters {
         onResponse: this.#deps.onResponse,
         retry: kubeRetryPolicy(this.#deps.config.orchestrator.retries),
         ...(this.#deps.onRetry === undefined ? {} : { onRetry: this.#deps.onRetry }),
+        ...(resolved.tokenSource === undefined ? {} : { tokenSource: resolved.tokenSource }),
       });
       const version = await http.request({ verb: 'get', method: 'GET', path: '/version', signal });
       const kubernetesVersion =

@@ -7,7 +7,6 @@ import type { KeyPath, YamlSource } from '../../lib/yaml-source.ts';
 import { builtinEngines, resolveSecrets, type SecretEngine, secretsSchema } from '../../secrets/index.ts';
 import { dropEmptyValues } from './empty-values.ts';
 import { checkKeys } from './key-check.ts';
-import { oAuthScopesNotes } from './oauth-scopes-note.ts';
 import { AGENT_CONFIG_SCHEMAS, type AgentConfig } from './schema/agent-config.ts';
 import { DEFAULT_VARIANT, VARIANTS, type Variant, variantSchema } from './schema/variant.ts';
 import { inferVariant } from './variant-inference.ts';
@@ -125,7 +124,7 @@ export async function loadConfig(
   );
   if (note !== undefined) issues.unshift(makeIssue('info', file, { line: 1, column: 1 }, [], note));
   const settings = dropEmptyValues(raw, schemaIndexes()[variant]);
-  for (const f of [...variantNotes(settings, variant), ...oAuthScopesNotes(settings)]) {
+  for (const f of variantNotes(settings, variant)) {
     issues.push(makeIssue(f.severity, file, keyAt(f.path), f.path, f.message));
   }
 
