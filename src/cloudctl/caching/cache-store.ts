@@ -1,7 +1,7 @@
 // The resource cache: applies what agents stream up (events, snapshots, bookmarks), answers resume
 // version queries, and reads an account's current state. Nothing here knows about gRPC.
-import { type Kysely, sql, type Transaction } from 'kysely';
-import type { CacheTables } from './cache-tables.ts';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { CacheTables, ResourcesTable } from './cache-tables.ts';
 
 /** One kind in one namespace of one account; namespace '' is every namespace (or cluster scope). */
 export interface WatchScope {
@@ -245,6 +245,20 @@ async function upsertAll(
       keepSnapshot: false,
     });
   }
+}
+
+/** A row of `resources` as callers read it. */
+function cachedResource(row: Selectable<ResourcesTable>): CachedResource {
+  return {
+    group: row.api_group,
+    version: row.api_version,
+    kind: row.kind,
+    namespace: row.namespace,
+    name: row.name,
+    resourceVersion: row.resource_version,
+    body: row.body,
+    updatedAt: row.updated_at,
+  };
 }
 
 export class CacheStore {
@@ -557,17 +571,7 @@ export class CacheStore {
       .where('name', '=', name)
       .execute();
     const row = namespaces.map((ns) => rows.find((r) => r.namespace === ns)).find((r) => r !== undefined);
-    if (row === undefined) return undefined;
-    return {
-      group: row.api_group,
-      version: row.api_version,
-      kind: row.kind,
-      namespace: row.namespace,
-      name: row.name,
-      resourceVersion: row.resource_version,
-      body: row.body,
-      updatedAt: row.updated_at,
-    };
+    return row === undefined ? undefined : cachedResource(row);
   }
 
   /** Every cached object of the account, optionally of one kind, ordered by kind, namespace, name. */
@@ -584,15 +588,6 @@ export class CacheStore {
       .orderBy('namespace')
       .orderBy('name')
       .execute();
-    return rows.map((row) => ({
-      group: row.api_group,
-      version: row.api_version,
-      kind: row.kind,
-      namespace: row.namespace,
-      name: row.name,
-      resourceVersion: row.resource_version,
-      body: row.body,
-      updatedAt: row.updated_at,
-    }));
+    return rows.map(cachedResource);
   }
 }

@@ -12,7 +12,14 @@ import { searchRoutes } from './search-routes.ts';
 import { securityGroupRoutes } from './security-group-routes.ts';
 import { targetRoutes } from './target-routes.ts';
 
-export { indexObject, type ObjectIndex, type Role, selects } from './object-mapping.ts';
+export {
+  indexObject,
+  MONIKER,
+  type ObjectIndex,
+  RECOMMENDED_NAME_LABEL,
+  type Role,
+  selects,
+} from './object-mapping.ts';
 export { ReadIndex } from './read-index.ts';
 export { type IndexedObject, ReadModel } from './read-model.ts';
 export { type ReadModelTables, readModelMigration } from './read-model-tables.ts';

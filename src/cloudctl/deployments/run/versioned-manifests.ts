@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { isClusterScopedKind } from '../../../lib/cluster-scoped-kinds.ts';
 import { isRecord } from '../../../lib/is-record.ts';
+import { MONIKER } from '../../read-model/index.ts';
 import type { ManifestObject } from '../deployment-file/manifest-documents.ts';
 
 export const ANNOTATIONS = {
@@ -18,12 +19,8 @@ export const ANNOTATIONS = {
   replicaSetName: 'deploy.vendor.io/replica-set-name',
 } as const;
 
-/** Spinnaker's moniker: every version of a workload is one cluster, `replicaSet <workload>`. */
-const MONIKER = {
-  application: 'moniker.spinnaker.io/application',
-  cluster: 'moniker.spinnaker.io/cluster',
-} as const;
-export const MONIKER_SEQUENCE = 'moniker.spinnaker.io/sequence';
+/** Spinnaker's moniker sequence: every version of a workload is one cluster, `replicaSet <workload>`. */
+export const MONIKER_SEQUENCE = MONIKER.sequence;
 
 /** Labels that tie a ReplicaSet and its pods to their workload and version (selectors use them). */
 export const WORKLOAD_LABEL = 'deploy.vendor.io/workload';

@@ -5,14 +5,7 @@
 // KubernetesManifestAnnotater and KubernetesManifestNamer). What a manifest sets itself wins, except
 // `managed-by` and the sequence, which describe this deploy.
 import { isRecord } from '../../../../lib/is-record.ts';
-
-export const MONIKER = {
-  application: 'moniker.spinnaker.io/application',
-  cluster: 'moniker.spinnaker.io/cluster',
-  stack: 'moniker.spinnaker.io/stack',
-  detail: 'moniker.spinnaker.io/detail',
-  sequence: 'moniker.spinnaker.io/sequence',
-} as const;
+import { MONIKER, RECOMMENDED_NAME_LABEL } from '../../../read-model/index.ts';
 
 export const ARTIFACT = {
   name: 'artifact.spinnaker.io/name',
@@ -21,7 +14,6 @@ export const ARTIFACT = {
   version: 'artifact.spinnaker.io/version',
 } as const;
 
-export const APP_NAME_LABEL = 'app.kubernetes.io/name';
 export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
 /** clouddriver's value; Spinnaker's own tools and dashboards select on it. */
 export const MANAGED_BY = 'spinnaker';
@@ -67,7 +59,7 @@ function monikerAnnotations(moniker: Moniker): Record<string, string> {
 
 function labelsFor(existing: Record<string, string>, moniker: Moniker): Record<string, string> {
   return {
-    [APP_NAME_LABEL]: moniker.app,
+    [RECOMMENDED_NAME_LABEL]: moniker.app,
     ...existing,
     [MANAGED_BY_LABEL]: MANAGED_BY,
     ...(moniker.sequence === undefined ? {} : { [MONIKER.sequence]: String(moniker.sequence) }),
