@@ -5,23 +5,27 @@
 // account's default namespace and its namespace list, `use-source-capacity`, the labels clouddriver
 // adds, the provider path `/orchestrator/ops`, a 400 naming what cloudctl does not carry out; deletes
 // by name, by label, of nothing, and with a bad cascade value.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
-import { TestSystem } from '../../support/processes.ts';
-import { type ApiClient, apiClient } from '../http-client.ts';
+import { describe, expect, it } from 'vitest';
+import { useSystem } from '../../support/system-fixture.ts';
+import { taskDone as taskOf } from '../../support/task-wait.ts';
+import { apiClient } from '../http-client.ts';
 
 const NS = 'spin-deploy';
 const ACCOUNT = 'spin-deploy';
 const TOKENS = { agent: 'agent-token-spin-8d1c', ops: 'ops-token-spin-40a7' };
 
-let dir: string;
-let cluster: ClusterClient;
-let system: TestSystem;
-let ops: ApiClient;
+const fixture = useSystem({
+  name: NS,
+  agentToken: TOKENS.agent,
+  users: [{ name: 'olga', token: TOKENS.ops, roles: ['ops'] }],
+  kinds: ['deployment', 'replicaSet', 'configMap', 'secret', 'pod', 'service'],
+  read: ['ops'],
+  write: ['ops'],
+});
+const ops = {
+  get: (path: string) => apiClient(fixture.system.url, TOKENS.ops).get(path),
+  post: (path: string, body: unknown) => apiClient(fixture.system.url, TOKENS.ops).post(path, body),
+};
 
 interface Task {
   status: { completed: boolean; failed: boolean };
@@ -29,14 +33,8 @@ interface Task {
   history: unknown[];
 }
 
-async function taskDone(id: string, timeoutMs = 30_000): Promise<Task> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await ops.get(`/task/${id}`).catch(() => undefined);
-    if (answer?.status === 200 && answer.body.status.completed) return answer.body;
-    if (Date.now() > deadline) throw new Error(`task ${id} not completed: ${JSON.stringify(answer?.body)}`);
-    await sleep(100);
-  }
+async function taskDone(id: string): Promise<Task> {
+  return taskOf(apiClient(fixture.system.url, TOKENS.ops), id);
 }
 
 /** Deploys as Orca does, through the provider path, and answers the names the task deployed. */
@@ -71,38 +69,8 @@ const replicaSet = (name: string, image: string, annotations: Record<string, str
 });
 
 async function get(path: string) {
-  return cluster.request('GET', path);
+  return fixture.cluster.request('GET', path);
 }
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cloudctl-spin-deploy-'));
-  cluster = sharedClusterClient();
-  system = await TestSystem.startCloudctl({
-    dir,
-    agent: { id: 'spin-agent', token: TOKENS.agent },
-    users: [{ name: 'olga', token: TOKENS.ops, roles: ['ops'] }],
-    account: {
-      name: ACCOUNT,
-      kubeconfig: sharedCluster().kubeconfigPath,
-      namespaces: [NS],
-      kinds: ['deployment', 'replicaSet', 'configMap', 'secret', 'pod'],
-      read: ['ops'],
-      write: ['ops'],
-    },
-  });
-  await cluster.request('POST', '/api/v1/namespaces', {
-    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
-  });
-  await system.startAgent();
-  ops = apiClient(system.url, TOKENS.ops);
-}, 120_000);
-
-afterAll(async () => {
-  await system?.stop();
-  await cluster?.request('DELETE', `/api/v1/namespaces/${NS}`);
-  await cluster?.close();
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe('versioned resources', () => {
   it('deploys a ConfigMap as -v000, new content as -v001 beside it, the same content as the same version', async () => {
@@ -205,13 +173,19 @@ describe('versioned resources', () => {
     expect((await get(`/apis/apps/v1/namespaces/${NS}/replicasets/front-v000`)).status).toBe(200);
   });
 
+  it('deploys the same ReplicaSet twice as two versions: its pod template carries its sequence', async () => {
+    const same = { moniker: { app: 'twice' }, manifests: [replicaSet('twice', 'registry.example/twice:1')] };
+    expect(names(await deploy(same))).toEqual({ [NS]: ['replicaSet twice-v000'] });
+    expect(names(await deploy(same))).toEqual({ [NS]: ['replicaSet twice-v001'] });
+  });
+
   it('use-source-capacity keeps the replicas of the newest version', async () => {
     const annotations = { 'strategy.spinnaker.io/use-source-capacity': 'true' };
     await deploy({
       moniker: { app: 'cap' },
       manifests: [replicaSet('cap', 'registry.example/cap:1', annotations)],
     });
-    await cluster.request('PATCH', `/apis/apps/v1/namespaces/${NS}/replicasets/cap-v000`, {
+    await fixture.cluster.request('PATCH', `/apis/apps/v1/namespaces/${NS}/replicasets/cap-v000`, {
       body: { spec: { replicas: 3 } },
       contentType: 'application/merge-patch+json',
     });

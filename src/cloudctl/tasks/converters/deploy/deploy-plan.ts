@@ -128,13 +128,16 @@ function withSourceCapacity(manifest: Manifest, found: Found | undefined): Manif
   return { ...manifest, spec: { ...(isRecord(manifest.spec) ? manifest.spec : {}), replicas } };
 }
 
-/** The bound manifest, sized, hashed when versioned, named and given Spinnaker's metadata. */
+/**
+ * The bound manifest, sized, named and given Spinnaker's metadata; a version also carries the hash of
+ * its final content (what the next deploy compares with, as clouddriver compares the last-applied).
+ */
 function finish(
   manifest: Manifest,
   request: DeployRequest,
   artifact: Artifact,
   found: Found | undefined,
-  hash: string | undefined,
+  versioned: boolean,
 ): ManifestObject {
   const base = manifest.metadata.name ?? manifest.metadata.generateName ?? '';
   const kind = spinnakerKind(manifest.apiVersion, manifest.kind);
@@ -151,14 +154,6 @@ function finish(
           sequence: version ?? requested.sequence,
         };
   const sized = withSourceCapacity(manifest, found) as ManifestObject;
-  const annotations = sized.metadata.annotations ?? {};
-  const hashed =
-    hash === undefined
-      ? sized
-      : {
-          ...sized,
-          metadata: { ...sized.metadata, annotations: { ...annotations, [CONTENT_HASH_ANNOTATION]: hash } },
-        };
   const deployed = {
     type: artifact.type ?? '',
     name: artifact.name ?? base,
@@ -166,9 +161,12 @@ function finish(
     version: artifact.version ?? '',
     reference: artifact.reference ?? '',
   };
-  return withSpinnakerMetadata(hashed, moniker, deployed, {
+  const named = withSpinnakerMetadata(sized, moniker, deployed, {
     skipSpecTemplateLabels: request.skipSpecTemplateLabels,
   });
+  if (!versioned) return named;
+  const annotations = { ...named.metadata.annotations, [CONTENT_HASH_ANNOTATION]: contentHash(named) };
+  return { ...named, metadata: { ...named.metadata, annotations } };
 }
 
 /**
@@ -201,15 +199,16 @@ export async function planDeploy(request: DeployRequest, context: ConverterConte
     .sort((a, b) => rank(a.m) - rank(b.m) || a.i - b.i)
     .map(({ m }) => m);
   const found = await readCluster(context, request.account, ordered);
-  // A version is chosen from the bound manifest's content (a new image makes a new version); later
-  // manifests then bind the versioned names of earlier ones (a ConfigMap into its Deployment).
-  const hashes = new Map<string, string>();
+  // A version is chosen from the bound manifest's content (a new image makes a new version), compared
+  // with what earlier versions deployed, labels included: as in clouddriver, a ConfigMap or Secret
+  // deployed again unchanged reuses its version, while a workload, whose deployed pod template carries
+  // its sequence label, always takes a new one. Later manifests then bind the versioned names of
+  // earlier ones (a ConfigMap into its Deployment).
   const versionOf = (bound: Manifest) => {
     const seen = found.get(keyOf(bound));
-    if (!seen?.versioned) return undefined;
-    const hash = contentHash(bound as ManifestObject);
-    hashes.set(keyOf(bound), hash);
-    return chooseVersion(hash, seen.priors).version;
+    return seen?.versioned
+      ? chooseVersion(contentHash(bound as ManifestObject), seen.priors).version
+      : undefined;
   };
   const bound = bindDeployArtifacts(ordered, request, {
     account: request.account,
@@ -220,7 +219,8 @@ export async function planDeploy(request: DeployRequest, context: ConverterConte
   const manifests = traffic.map((m, i) => {
     const artifact = bound.createdArtifacts[i];
     if (artifact === undefined) throw new Error(`no created artifact for manifest ${i}`);
-    return finish(m, request, artifact, found.get(keyOf(m)), hashes.get(keyOf(m)));
+    const seen = found.get(keyOf(m));
+    return finish(m, request, artifact, seen, seen?.versioned === true);
   });
   return { manifests, boundArtifacts: bound.boundArtifacts, createdArtifacts: bound.createdArtifacts };
 }

@@ -1,9 +1,9 @@
 // Versioned resources, as Spinnaker's Kubernetes provider deploys them (clouddriver's
 // ResourceVersioner): a ReplicaSet, ConfigMap, Secret or Pod is deployed as `name-v000`, `-v001`, …
 // so a change never rewrites what running pods use; the `strategy.spinnaker.io/versioned` annotation
-// turns it on or off for any kind. A manifest equal, outside its metadata, to a version already in
-// the cluster reuses that version instead of adding one. Equality is read from a hash of the
-// manifest's non-metadata content, written on each version at deploy (clouddriver compares the
+// turns it on or off for any kind. A manifest equal, outside its metadata, to what a version already
+// in the cluster deployed reuses that version instead of adding one. Equality is read from a hash of
+// the non-metadata content each version deployed, written on it at deploy (clouddriver compares the
 // last-applied annotation, which server-side apply does not write and which a Secret must not carry).
 import { createHash } from 'node:crypto';
 import { isRecord } from '../../../../lib/is-record.ts';
