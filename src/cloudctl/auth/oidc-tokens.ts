@@ -11,15 +11,15 @@ import type { TokenIdentity, TokenRefusal, TokenSource } from './token-source.ts
 const COMPACT_JWS = /^[\w-]+\.[\w-]+\.[\w-]*$/;
 
 export function oidcTokens(provider: OidcProvider, now: () => Date): TokenSource {
-  return { identify: (token) => identify(token, provider.settings, provider, now) };
+  return { identify: (token) => identify(token, provider, now) };
 }
 
 async function identify(
   token: string,
-  settings: OidcSettings,
   provider: OidcProvider,
   now: () => Date,
 ): Promise<TokenIdentity | TokenRefusal | undefined> {
+  const { settings } = provider;
   if (!COMPACT_JWS.test(token)) return undefined;
   let unverified: JWTPayload;
   try {
