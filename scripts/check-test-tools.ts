@@ -79,6 +79,16 @@ export const TEST_TOOLS: ReadonlyArray<TestTool> = [
     problem: (env) => (runs('ps', ['-p', '1'], env) ? undefined : 'ps is not on PATH'),
   },
   {
+    name: 'C compiler',
+    neededBy: "the sign-in tests: Ory Hydra's in-memory SQLite is compiled through cgo",
+    // gcc alone leaves out the C library's headers (libc6-dev is only its recommendation).
+    debianPackage: 'build-essential',
+    problem: (env) =>
+      runs('gcc', ['-fsyntax-only', '-x', 'c', '-include', 'stdlib.h', '/dev/null'], env)
+        ? undefined
+        : 'gcc cannot compile against the C library headers',
+  },
+  {
     name: 'Go',
     neededBy: 'the cluster tests, whose API servers, kubectl, helm and grpcurl are built from Go modules',
     // Debian 12's golang is older than the modules in test/cluster/tools need.

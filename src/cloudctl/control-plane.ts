@@ -6,7 +6,13 @@ import pkg from '../../package.json' with { type: 'json' };
 import { serviceDefinitions } from '../proto/index.ts';
 import type { SecretEngine } from '../secrets/index.ts';
 import { type AccountAssignments, type AccountDirectory, accountsFeature } from './accounts/index.ts';
-import { AgentAuthenticator, configUsers, UserAuthenticator } from './auth/index.ts';
+import {
+  AgentAuthenticator,
+  configUsers,
+  OidcProvider,
+  oidcTokens,
+  UserAuthenticator,
+} from './auth/index.ts';
 import { cachingFeature } from './caching/index.ts';
 import { type CloudctlStores, openStores } from './cloudctl-stores.ts';
 import type { CloudctlConfig } from './config/index.ts';
@@ -108,6 +114,8 @@ interface EndpointDeps {
   metrics: CloudctlMetrics;
   logger: Logger;
   now: () => Date;
+  /** Checks the JWTs of `auth.oidc`'s provider, when configured. */
+  oidc: OidcProvider | undefined;
 }
 
 /**
@@ -121,7 +129,11 @@ async function startEndpoints(config: CloudctlConfig, deps: EndpointDeps): Promi
   try {
     grpc = await startGrpcEndpoint(config.grpc, deps.services, logger);
     const authenticator = new UserAuthenticator(
-      [configUsers(config.users), oauthTokens(stores.oauth, now)],
+      [
+        configUsers(config.users),
+        oauthTokens(stores.oauth, now),
+        ...(deps.oidc === undefined ? [] : [oidcTokens(deps.oidc, now)]),
+      ],
       config.auth,
     );
     const http = await startHttpEndpoint(config.http, {
@@ -257,6 +269,7 @@ export async function startControlPlane(
   const { metrics } = observability;
   const replicas = await joinReplicas({ target, store: stores.replicas, registry, logger });
   const authenticator = new AgentAuthenticator(config.agents, logger);
+  const oidc = config.auth.oidc === undefined ? undefined : new OidcProvider(config.auth.oidc, now);
   const { waitTimeoutMs } = config.operations;
   const base = { stores, registry, authenticator, metrics, logger, now, replicaId: replicas?.id };
   const ops = operationsFeature({ ...base, outcomes: metrics.operations, router: replicas, waitTimeoutMs });
@@ -291,12 +304,12 @@ export async function startControlPlane(
     ...dynamic.routes,
     ...deployments.routes,
     ...oauthRoutes({ store: stores.oauth, now, tokenLifetimeSeconds: config.oauth.tokenLifetimeSeconds }),
-    ...statusPageRoutes({ ...served, store: stores, placement, deploymentRunner: deployments.runner }),
+    ...statusPageRoutes({ ...served, store: stores, placement, deploymentRunner: deployments.runner, oidc }),
     ...inapplicableRoutes(),
   ];
   const services = agentServices({ session, caching: caching.handlers, operationResults: ops.handlers });
   const started = { tasks, deployments, operations, placement, replicas, stores };
-  const endpoints = await startEndpoints(config, { ...base, started, services, routes });
+  const endpoints = await startEndpoints(config, { ...base, started, services, routes, oidc });
   external.listening(endpoints.http.port);
   await resumeUnfinished(tasks.runner, deployments.runner, logger);
   const parts = { ...started, observability, endpoints };

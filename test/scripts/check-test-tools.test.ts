@@ -15,7 +15,14 @@ describe("npm test's pretest tool check", () => {
     const ci = readFileSync(join(root, '.ci/run'), 'utf8');
     const listed = /^PACKAGES='([^']*)'$/m.exec(ci)?.[1]?.split(' ');
     expect(listed).toEqual([...TEST_PACKAGES]);
-    expect(TEST_PACKAGES).toEqual(['postgresql', 'chromium', 'python3-venv', 'iproute2', 'procps']);
+    expect(TEST_PACKAGES).toEqual([
+      'postgresql',
+      'chromium',
+      'python3-venv',
+      'iproute2',
+      'procps',
+      'build-essential',
+    ]);
   });
 
   it("is the command the README's test section shows", () => {
@@ -24,7 +31,7 @@ describe("npm test's pretest tool check", () => {
   });
 
   it('fails at once, naming each missing program and the one command that installs them', () => {
-    // PATH holds nothing: no python3, ss, ps or go. PostgreSQL and Chromium are found by path, so
+    // PATH holds nothing: no python3, ss, ps, gcc or go. PostgreSQL and Chromium are found by path, so
     // they are reported only where they are missing.
     const run = spawnSync(process.execPath, [script], { encoding: 'utf8', env: { PATH: dir } });
     expect(run.status).toBe(1);
@@ -34,9 +41,10 @@ describe("npm test's pretest tool check", () => {
     );
     expect(run.stderr).toContain('  ss (ss is not on PATH)');
     expect(run.stderr).toContain('  ps (ps is not on PATH)');
+    expect(run.stderr).toContain('  C compiler (gcc cannot compile against the C library headers)');
     expect(run.stderr).toMatch(/Go \(go is not on PATH\)/);
     expect(run.stderr).toMatch(
-      /^ {4}apt-get update && apt-get install -y --no-install-recommends .*python3-venv iproute2 procps$/m,
+      /^ {4}apt-get update && apt-get install -y --no-install-recommends .*python3-venv iproute2 procps build-essential$/m,
     );
     expect(run.stderr).toContain('Go: see https://go.dev/doc/install');
   });

@@ -11,15 +11,41 @@ import { cacheRoot } from '../cluster/binary-cache.ts';
 const run = promisify(execFile);
 
 /** The Go commands tests build this way: built ahead by npm test's pretest, so no test waits on Go. */
-export const TEST_GO_COMMANDS = [
+export const TEST_GO_COMMANDS: ReadonlyArray<GoCommand> = [
   {
     moduleDir: fileURLToPath(new URL('../agent/observability/promcheck/', import.meta.url)),
     name: 'promcheck',
   },
-] as const;
+  {
+    // Ory Hydra, the OpenID Connect provider of the sign-in tests. Its in-memory database is SQLite,
+    // compiled in only with the sqlite tag (through cgo, so a C compiler must be present).
+    moduleDir: fileURLToPath(new URL('../cloudctl/auth/hydra/', import.meta.url)),
+    name: 'hydra',
+    tags: ['sqlite'],
+  },
+];
 
-export async function goBinary(moduleDir: string, name: string): Promise<string> {
+export interface GoCommand {
+  moduleDir: string;
+  name: string;
+  /** Go build tags. */
+  tags?: readonly string[];
+}
+
+/** The command of that name, for the test that runs it. */
+export function testGoCommand(name: string): GoCommand {
+  const command = TEST_GO_COMMANDS.find((c) => c.name === name);
+  if (command === undefined) throw new Error(`no test Go command named ${name}`);
+  return command;
+}
+
+export async function goBinary(
+  moduleDir: string,
+  name: string,
+  tags: readonly string[] = [],
+): Promise<string> {
   const hash = createHash('sha256');
+  hash.update(tags.join(','));
   for (const file of readdirSync(moduleDir)
     .filter((f) => /\.(go|mod|sum)$/.test(f))
     .sort()) {
@@ -28,7 +54,8 @@ export async function goBinary(moduleDir: string, name: string): Promise<string>
   const binary = join(cacheRoot(), 'go-tools', `${name}-${hash.digest('hex').slice(0, 16)}`);
   if (!existsSync(binary)) {
     // A failed build fails the test that needs the tool, with Go's own message.
-    await run('go', ['build', '-o', binary, '.'], { cwd: moduleDir, maxBuffer: 16 << 20 });
+    const tagArgs = tags.length === 0 ? [] : ['-tags', tags.join(',')];
+    await run('go', ['build', ...tagArgs, '-o', binary, '.'], { cwd: moduleDir, maxBuffer: 16 << 20 });
   }
   return binary;
 }

@@ -1,5 +1,6 @@
 // Who is calling and what they may do: agents over gRPC (tokens and client certificates), users of
-// the HTTP API (bearer tokens from pluggable sources), and account permissions.
+// the HTTP API (bearer tokens from pluggable sources: config users, OAuth clients, an OpenID Connect
+// provider's JWTs), and account permissions.
 export { type Access, type AccountPermissions, isRestricted, mayAccess } from './account-access.ts';
 export {
   AgentAuthenticator,
@@ -8,6 +9,8 @@ export {
   type RpcRefusal,
 } from './agent-authenticator.ts';
 export { configUsers } from './config-users.ts';
+export { type OidcDiscovery, OidcProvider, OidcProviderUnreachable } from './oidc-provider.ts';
+export { oidcTokens } from './oidc-tokens.ts';
 export type { Principal } from './principal.ts';
-export type { TokenIdentity, TokenSource } from './token-source.ts';
+export type { TokenIdentity, TokenRefusal, TokenSource } from './token-source.ts';
 export { type UserAuthentication, UserAuthenticator } from './user-authenticator.ts';

@@ -35,8 +35,10 @@ export class UserAuthenticator {
     if (token === undefined) return { ok: false, reason: 'the Authorization header is not a bearer token' };
     for (const source of this.#sources) {
       const identity = await source.identify(token);
-      if (identity !== undefined)
-        return { ok: true, principal: this.principal(identity.name, identity.roles) };
+      if (identity === undefined) continue;
+      // A source that knows the token's kind has the last word: no other source issued it.
+      if ('refused' in identity) return { ok: false, reason: identity.refused };
+      return { ok: true, principal: this.principal(identity.name, identity.roles) };
     }
     return { ok: false, reason: 'the bearer token is not known' };
   }

@@ -15,6 +15,7 @@ export { type ResolvedConfig, resolveConfig } from './resolve-config.ts';
 export type { AgentEntry } from './schema/agents.ts';
 export { type CloudctlConfig, cloudctlConfigSchema } from './schema/cloudctl-config.ts';
 export type { TlsSettings } from './schema/grpc.ts';
+export type { OidcSettings } from './schema/oidc.ts';
 export { roleSchema } from './schema/roles.ts';
 export { TOKEN_HASH } from './schema/token-hash.ts';
 export type { UserEntry } from './schema/users.ts';

@@ -78,9 +78,13 @@ export function safeNext(next: string | undefined): string {
   return next !== undefined && /^\/status(\/[\w.~%-]+)*\/?$/.test(next) ? next : STATUS_PATH;
 }
 
-export function loginPage(message: string | undefined, next: string): string {
+/** The sign-in page; with `provider`, it also offers signing in at the OpenID Connect provider. */
+export function loginPage(message: string | undefined, next: string, provider = false): string {
+  const atProvider = html`<p><a class="button" href="${STATUS_PATH}/oidc/login?next=${encodeURIComponent(next)}">Sign in with your identity provider</a></p>
+<p>Or paste an API token:</p>`;
   const body = html`<main class="narrow">
 <h1>cloudctl status</h1>
+${provider ? atProvider : ''}
 <p>Sign in with your cloudctl API token: the same token you send as <code>Authorization: Bearer …</code>.
 It is kept in a cookie of this browser for this page only, until you sign out or close the browser.</p>
 ${message === undefined ? '' : html`<p class="notice" role="alert">${message}</p>`}
@@ -92,6 +96,15 @@ ${message === undefined ? '' : html`<p class="notice" role="alert">${message}</p
 </form>
 </main>`;
   return document('Sign in', body, false);
+}
+
+/** After the provider's callback: the page moves on (Refresh header) to where sign-in was asked for. */
+export function continuePage(next: string): string {
+  const body = html`<main class="narrow">
+<h1>Signed in</h1>
+<p><a href="${next}">Continue to the status page</a></p>
+</main>`;
+  return document('Signed in', body, false);
 }
 
 export function refusalPage(message: string): string {

@@ -1,6 +1,7 @@
-// The status page's routes: sign in and out, its two assets, /status, and one page per registered
-// view, each also answering `?part=sections` with its sections as JSON for the live-update script,
-// and one POST per form a view offers (refused from another site, as sign-in and sign-out are).
+// The status page's routes: sign in (a pasted token, or at the OIDC provider: oidc-sign-in.ts) and
+// out, its two assets, /status, and one page per registered view, each also answering
+// `?part=sections` with its sections as JSON for the live-update script, and one POST per form a
+// view offers (refused from another site, as sign-in and sign-out are).
 // None is in the API document. View pages take the session cookie or a bearer header and refuse
 // with pages, not JSON: 401 is the sign-in page, 403 the refusal page.
 import { z } from 'zod';
@@ -16,6 +17,7 @@ import {
   safeNext,
   viewPage,
 } from './layout.ts';
+import { oidcSignInRoutes } from './oidc-sign-in.ts';
 import { isSameOrigin } from './same-origin.ts';
 import { clearedSessionCookie, STATUS_PATH, sessionCookie, statusAuthorization } from './session-cookie.ts';
 import { statusAssets } from './status-assets.ts';
@@ -26,11 +28,11 @@ import { VIEWS } from './views/index.ts';
 const TAG = 'status-page';
 const FORM = 'application/x-www-form-urlencoded';
 
-/** A page refusing or failing a request; secure decides the cookie a 401 clears. */
-function refusal(status: number, message: string, path: string): Reply {
+/** A page refusing or failing a request; `provider`: the sign-in page offers the OIDC provider. */
+function refusal(status: number, message: string, path: string, provider: boolean): Reply {
   if (status === 401) {
     // A cookie that no longer signs in is forgotten, so the sign-in page starts clean.
-    return new Reply(status, loginPage(message, safeNext(path)), HTML_TYPE, {
+    return new Reply(status, loginPage(message, safeNext(path), provider), HTML_TYPE, {
       ...PAGE_HEADERS,
       'set-cookie': clearedSessionCookie(false),
     });
@@ -65,6 +67,8 @@ const redirectAnswer = z.void().describe('See Other: the page to go to');
 
 export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusView[] = VIEWS): Route[] {
   const sources = statusSources(deps);
+  const provider = deps.oidc?.settings.statusPage !== undefined;
+  const refuse = (status: number, message: string, path: string) => refusal(status, message, path, provider);
   const nav: NavItem[] = views.flatMap((v) => (v.nav === undefined ? [] : [{ label: v.nav, href: v.url }]));
   const first = nav[0]?.href ?? STATUS_PATH;
   const pageRoute = (view: StatusView): Route =>
@@ -76,7 +80,7 @@ export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusVie
       hidden: true,
       access: 'user',
       authorization: statusAuthorization,
-      errorBody: refusal,
+      errorBody: refuse,
       schema: {
         ...(view.params === undefined ? {} : { params: view.params }),
         querystring: z.object({
@@ -111,7 +115,7 @@ export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusVie
       access: 'user',
       authorization: statusAuthorization,
       consumes: [FORM],
-      errorBody: (status, message, path) => refusal(status, message, formPage(path)),
+      errorBody: (status, message, path) => refuse(status, message, formPage(path)),
       schema: {
         ...(view.params === undefined ? {} : { params: view.params }),
         body: action.form,
@@ -153,13 +157,13 @@ export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusVie
       tag: TAG,
       hidden: true,
       access: 'public',
-      errorBody: refusal,
+      errorBody: refuse,
       schema: {
         querystring: z.object({ next: z.string().optional() }),
         response: { 200: htmlAnswer },
       },
       handler: async ({ query }) =>
-        new Reply(200, loginPage(undefined, safeNext(query.next)), HTML_TYPE, PAGE_HEADERS),
+        new Reply(200, loginPage(undefined, safeNext(query.next), provider), HTML_TYPE, PAGE_HEADERS),
     }),
     defineRoute({
       method: 'POST',
@@ -171,8 +175,8 @@ export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusVie
       consumes: [FORM],
       errorBody: (status, message) =>
         status === 403
-          ? refusal(status, message, STATUS_PATH)
-          : new Reply(status, loginPage(message, STATUS_PATH), HTML_TYPE, PAGE_HEADERS),
+          ? refuse(status, message, STATUS_PATH)
+          : new Reply(status, loginPage(message, STATUS_PATH, provider), HTML_TYPE, PAGE_HEADERS),
       schema: {
         body: z.object({
           token: z.string().min(1, { error: 'paste your API token' }),
@@ -195,13 +199,14 @@ export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusVie
       hidden: true,
       access: 'public',
       consumes: [FORM],
-      errorBody: refusal,
+      errorBody: refuse,
       schema: { body: z.unknown(), response: { 303: redirectAnswer } },
       handler: async ({ headers, secure }) => {
         refuseCrossSite(headers);
         return redirect(`${STATUS_PATH}/login`, { 'set-cookie': clearedSessionCookie(secure) });
       },
     }),
+    ...(deps.oidc === undefined ? [] : oidcSignInRoutes(deps.oidc)),
     ...statusAssets().map((asset) =>
       defineRoute({
         method: 'GET',

@@ -3,6 +3,7 @@
 // counts, the live registry and the agents' durable record, tasks and operations, deployments and
 // the decisions on them (the same functions the deployment routes call). Built once.
 import type { AccountGuard } from '../accounts/index.ts';
+import type { OidcProvider } from '../auth/index.ts';
 import type { CacheStore } from '../caching/index.ts';
 import type { CredentialStore } from '../credentials/index.ts';
 import type { DeploymentDecisionDeps, DeploymentRunner, DeploymentStore } from '../deployments/index.ts';
@@ -33,6 +34,8 @@ export interface StatusPageDeps {
   sessions: SessionFinder;
   placement: DynamicAccountsDeps['placement'];
   now: () => Date;
+  /** The OpenID Connect provider, when `auth.oidc` is configured: sign-in there if it has `statusPage`. */
+  oidc?: OidcProvider;
 }
 
 export interface StatusSources extends StatusPageDeps {

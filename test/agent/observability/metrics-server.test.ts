@@ -7,7 +7,7 @@ import {
   startMetricsServer,
 } from '../../../src/agent/observability/index.ts';
 import { freePort } from '../../cluster/free-port.ts';
-import { goBinary, TEST_GO_COMMANDS } from '../../tools/go-binary.ts';
+import { goBinary, testGoCommand } from '../../tools/go-binary.ts';
 
 function promcheck(binary: string, text: string): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
@@ -85,7 +85,7 @@ describe('metrics server', async () => {
   });
 
   it('passes the Prometheus reference parser and promlint (promtool check metrics)', async () => {
-    const [command] = TEST_GO_COMMANDS;
+    const command = testGoCommand('promcheck');
     const binary = await goBinary(command.moduleDir, command.name);
     const text = await (await fetch(`${server.url}/metrics`)).text();
     const result = await promcheck(binary, text);

@@ -1,5 +1,7 @@
-// `auth.*`: who may do what beyond account permissions (administrators), and anonymous access.
+// `auth.*`: who may do what beyond account permissions (administrators), anonymous access, and
+// sign-in with an OpenID Connect provider.
 import { z } from 'zod';
+import { oidcSchema } from './oidc.ts';
 import { roleSchema } from './roles.ts';
 
 export const authSchema = z
@@ -18,5 +20,6 @@ export const authSchema = z
       })
       .prefault({})
       .describe('requests without a token'),
+    oidc: oidcSchema.optional(),
   })
   .describe('authorization of HTTP API users');
