@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hashToken } from '../../src/cloudctl/index.ts';
-import { freePort } from '../cluster/free-port.ts';
+import { freePort, stablePort } from '../cluster/free-port.ts';
 import { agentCommand } from './agent-command.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -139,7 +139,8 @@ export class TestSystem {
 
   /** Writes cloudctl's config (embedded database, the agent, the users) and serves it until ready. */
   static async startCloudctl(plan: SystemPlan): Promise<TestSystem> {
-    const ports = { http: await freePort(), grpc: await freePort() };
+    // cloudctl is killed and served again on these (tests of restarts): ports no other test is given.
+    const ports = { http: await stablePort(), grpc: await stablePort() };
     const config = [
       `grpc:\n  host: 127.0.0.1\n  port: ${ports.grpc}`,
       `http:\n  host: 127.0.0.1\n  port: ${ports.http}`,
