@@ -85,7 +85,13 @@ export async function startCloudctl(
   const file = join(dir, name);
   await writeFile(file, yaml);
   const cloudctl = startProcess('cloudctl', ['serve', '--config', file]);
-  await waitReady(cloudctl, `http://127.0.0.1:${httpPort}/ready`);
+  try {
+    await waitReady(cloudctl, `http://127.0.0.1:${httpPort}/ready`);
+  } catch (error) {
+    // Not ready: no caller holds it yet, so nothing else would ever stop it.
+    await cloudctl.stop('SIGKILL');
+    throw error;
+  }
   return cloudctl;
 }
 
