@@ -3,6 +3,8 @@
 // without its contents), including the copy kubectl keeps in the last-applied annotation, and
 // managedFields are dropped (bookkeeping, often a third of an object's size).
 import { isRecord } from './is-record.ts';
+import { skipSpace } from './json-scan.ts';
+import type { ObjectHead } from './object-head.ts';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
@@ -20,4 +22,39 @@ export function scrubObject(object: Record<string, unknown>): Record<string, unk
     }
   }
   return out;
+}
+
+/**
+ * `scrubObject` on JSON bytes, for the watch path: managedFields are cut out of the bytes and the
+ * rest goes on as the API server wrote it; a Secret (few, and its values must go) is scrubbed whole.
+ * An object without apiVersion or kind (a list's items) gets `type`'s. Always a new buffer, so no
+ * object keeps the stream's chunk alive.
+ */
+export function scrubObjectBytes(
+  bytes: Buffer,
+  head: ObjectHead,
+  type: { apiVersion: string; kind: string },
+): Buffer {
+  const apiVersion = head.apiVersion ?? type.apiVersion;
+  const kind = head.kind ?? type.kind;
+  if (kind === 'Secret' && apiVersion === 'v1') {
+    const object: unknown = JSON.parse(bytes.toString('utf8'));
+    const whole = isRecord(object) ? { ...object, apiVersion, kind } : {};
+    return Buffer.from(JSON.stringify(scrubObject(whole)));
+  }
+  const parts: Buffer[] = [];
+  const open = bytes.indexOf(0x7b) + 1;
+  parts.push(bytes.subarray(0, open));
+  if (head.apiVersion === undefined || head.kind === undefined) {
+    const missing = `${head.apiVersion === undefined ? `"apiVersion":${JSON.stringify(apiVersion)},` : ''}${
+      head.kind === undefined ? `"kind":${JSON.stringify(kind)},` : ''
+    }`;
+    // An empty object takes the members without the trailing comma.
+    const empty = bytes[skipSpace(bytes, open)] === 0x7d;
+    parts.push(Buffer.from(empty ? missing.slice(0, -1) : missing));
+  }
+  const cut = head.managedFields;
+  if (cut === undefined) parts.push(bytes.subarray(open));
+  else parts.push(bytes.subarray(open, cut.start), bytes.subarray(cut.end));
+  return Buffer.concat(parts);
 }

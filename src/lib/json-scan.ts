@@ -1,0 +1,180 @@
+// Reads JSON bytes without building them into objects: where a value starts and ends, and the
+// members of an object, checked as strictly as JSON.parse checks them but allocating nothing. The
+// watch path uses it to forward the API server's bytes as they came (finding only the few fields it
+// needs), and cloudctl to check those bytes are one JSON object before it stores them as text.
+import { CodedError } from './coded-error.ts';
+
+export class JsonScanError extends CodedError<'INVALID_JSON'> {
+  constructor(message: string, at: number) {
+    super('INVALID_JSON', `${message} at byte ${at}`);
+  }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+/** Nesting deeper than this is refused rather than risk the stack (the API server allows ~10k bytes of it). */
+const MAX_DEPTH = 512;
+
+const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** The first index at or after `i` that is not JSON whitespace. */
+export function skipSpace(b: Uint8Array, i: number): number {
+  while (isSpace(b[i])) i++;
+  return i;
+}
+
+/** What may follow a backslash in a JSON string (`u` is checked for its four hex digits). */
+const ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
+const isHex = (c: number | undefined) =>
+  c !== undefined && ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66));
+
+/** The index just past the string whose opening quote is at `start`. */
+export function pastString(b: Buffer, start: number): number {
+  for (let i = start + 1; i < b.length; i++) {
+    const c = b[i] as number;
+    if (c === QUOTE) return i + 1;
+    if (c === BACKSLASH) {
+      const next = b[i + 1] as number;
+      if (next === 0x75) {
+        if (!(isHex(b[i + 2]) && isHex(b[i + 3]) && isHex(b[i + 4]) && isHex(b[i + 5])))
+          throw new JsonScanError('bad \\u escape', i);
+        i += 5;
+      } else if (ESCAPES.has(next)) i++;
+      else throw new JsonScanError('bad escape', i);
+    } else if (c < 0x20) throw new JsonScanError('control character in a string', i);
+  }
+  throw new JsonScanError('unterminated string', start);
+}
+
+/**
+ * The index just past the string whose opening quote is at `start`, trusting its content (the
+ * API server's own output): only quotes and backslashes are looked at.
+ */
+function skipString(b: Buffer, start: number): number {
+  // Most strings are short (keys, names): a loop finds their end soonest. A long one (a ConfigMap's
+  // value) goes to the native search, whose call costs about what 30 bytes of the loop do.
+  const short = Math.min(b.length, start + 33);
+  let i = start + 1;
+  for (; i < short; i++) {
+    const c = b[i];
+    if (c === QUOTE) return i + 1;
+    if (c === BACKSLASH) i++;
+  }
+  for (;;) {
+    const quote = b.indexOf(QUOTE, i);
+    if (quote < 0) throw new JsonScanError('unterminated string', start);
+    // A quote after an odd number of backslashes is part of the string.
+    let slashes = 0;
+    while (b[quote - 1 - slashes] === BACKSLASH && quote - 1 - slashes > start) slashes++;
+    if (slashes % 2 === 0) return quote + 1;
+    i = quote + 1;
+  }
+}
+
+/** A literal or number; with `strict`, checked as JSON.parse would. */
+function pastScalar(b: Buffer, start: number, strict: boolean): number {
+  let i = start;
+  for (;;) {
+    const c = b[i];
+    if (c === undefined || c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || isSpace(c)) break;
+    i++;
+  }
+  if (i === start) throw new JsonScanError('expected a value', start);
+  if (!strict) return i;
+  const text = b.toString('latin1', start, i);
+  if (
+    text !== 'true' &&
+    text !== 'false' &&
+    text !== 'null' &&
+    !/^-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?$/.test(text)
+  )
+    throw new JsonScanError(`unexpected ${JSON.stringify(text.slice(0, 20))}`, start);
+  return i;
+}
+
+/**
+ * The index just past the value that starts at `start` (no leading whitespace). `strict` checks
+ * every byte as JSON.parse would; without it strings are skipped by a native search for their end
+ * (for the API server's own output, about twice as fast), and structure alone is checked.
+ */
+export function pastValue(b: Buffer, start: number, strict: boolean, depth = 0): number {
+  const c = b[start];
+  if (c === QUOTE) return strict ? pastString(b, start) : skipString(b, start);
+  if (c === OPEN_BRACE) return forEachMember(b, start, strict, undefined, depth + 1);
+  if (c === OPEN_BRACKET) {
+    if (depth >= MAX_DEPTH) throw new JsonScanError('nested too deeply', start);
+    let i = skipSpace(b, start + 1);
+    if (b[i] === CLOSE_BRACKET) return i + 1;
+    for (;;) {
+      i = skipSpace(b, pastValue(b, i, strict, depth + 1));
+      if (b[i] === CLOSE_BRACKET) return i + 1;
+      if (b[i] !== COMMA) throw new JsonScanError('expected , or ]', i);
+      i = skipSpace(b, i + 1);
+    }
+  }
+  return pastScalar(b, start, strict);
+}
+
+/**
+ * Called for each member (the key's quotes are at `keyStart` and `keyEnd - 1`): returns the index
+ * just past the value, having read it (with `pastValue`, or entering it to read its own members).
+ */
+export type MemberVisitor = (keyStart: number, keyEnd: number, valueStart: number) => number;
+
+/**
+ * Walks the object whose `{` is at `start`, calling `visit` for each member (by default values are
+ * checked, not entered), and returns the index just past its `}`.
+ */
+export function forEachMember(
+  b: Buffer,
+  start: number,
+  strict: boolean,
+  visit?: MemberVisitor,
+  depth = 0,
+): number {
+  if (b[start] !== OPEN_BRACE) throw new JsonScanError('expected an object', start);
+  if (depth >= MAX_DEPTH) throw new JsonScanError('nested too deeply', start);
+  let i = skipSpace(b, start + 1);
+  if (b[i] === CLOSE_BRACE) return i + 1;
+  for (;;) {
+    if (b[i] !== QUOTE) throw new JsonScanError('expected a member name', i);
+    const keyEnd = strict ? pastString(b, i) : skipString(b, i);
+    const colon = skipSpace(b, keyEnd);
+    if (b[colon] !== COLON) throw new JsonScanError('expected :', colon);
+    const valueStart = skipSpace(b, colon + 1);
+    const valueEnd =
+      visit === undefined ? pastValue(b, valueStart, strict, depth) : visit(i, keyEnd, valueStart);
+    i = skipSpace(b, valueEnd);
+    if (b[i] === CLOSE_BRACE) return i + 1;
+    if (b[i] !== COMMA) throw new JsonScanError('expected , or }', i);
+    i = skipSpace(b, i + 1);
+  }
+}
+
+/** Whether the key between `keyStart` and `keyEnd` (quotes included) is `name` (ASCII, unescaped). */
+export function keyIs(b: Buffer, keyStart: number, keyEnd: number, name: string): boolean {
+  if (keyEnd - keyStart !== name.length + 2) return false;
+  for (let j = 0; j < name.length; j++) if (b[keyStart + 1 + j] !== name.charCodeAt(j)) return false;
+  return true;
+}
+
+/** The string value between `start` and `end` (quotes included); undefined when it is not a string. */
+export function stringAt(b: Buffer, start: number, end: number): string | undefined {
+  if (b[start] !== QUOTE) return undefined;
+  if (b.indexOf(BACKSLASH, start) < 0 || b.indexOf(BACKSLASH, start) >= end)
+    return b.toString('utf8', start + 1, end - 1);
+  return JSON.parse(b.toString('utf8', start, end)) as string;
+}
+
+/** Checks that the bytes are exactly one JSON object (whitespace around it allowed). */
+export function assertJsonObject(b: Buffer): void {
+  const start = skipSpace(b, 0);
+  const end = skipSpace(b, forEachMember(b, start, true));
+  if (end !== b.length) throw new JsonScanError('unexpected data after the object', end);
+}

@@ -1,0 +1,80 @@
+// What the watch path needs to know of a Kubernetes object, read from its JSON bytes without
+// building the object: its type and identity, and where its managedFields are (the part scrubbing
+// cuts out). The rest of the bytes go on as the API server wrote them.
+import { forEachMember, JsonScanError, keyIs, pastValue, skipSpace, stringAt } from './json-scan.ts';
+
+export interface ObjectHead {
+  apiVersion: string | undefined;
+  kind: string | undefined;
+  name: string;
+  namespace: string;
+  resourceVersion: string;
+  uid: string;
+  /**
+   * The bytes to cut to drop `metadata.managedFields`: the member and the comma that joins it to a
+   * neighbour, so what remains is still JSON. Undefined when there is none.
+   */
+  managedFields: { start: number; end: number } | undefined;
+  /** Where `metadata.annotations` is, for the few readers that need them (undefined: none). */
+  annotations: { start: number; end: number } | undefined;
+}
+
+/** Reads the metadata object at `start` into `head`; returns the index just past it. */
+function scanMetadata(b: Buffer, start: number, head: ObjectHead): number {
+  let previousEnd = -1;
+  let cutFrom = -1;
+  const end = forEachMember(b, start, false, (keyStart, keyEnd, valueStart) => {
+    const valueEnd = pastValue(b, valueStart, false, 1);
+    // The member after managedFields: cut up to it, taking the comma after managedFields.
+    if (cutFrom >= 0) {
+      head.managedFields = { start: cutFrom, end: keyStart };
+      cutFrom = -1;
+    }
+    if (keyIs(b, keyStart, keyEnd, 'name')) head.name = stringAt(b, valueStart, valueEnd) ?? '';
+    else if (keyIs(b, keyStart, keyEnd, 'namespace'))
+      head.namespace = stringAt(b, valueStart, valueEnd) ?? '';
+    else if (keyIs(b, keyStart, keyEnd, 'resourceVersion'))
+      head.resourceVersion = stringAt(b, valueStart, valueEnd) ?? '';
+    else if (keyIs(b, keyStart, keyEnd, 'uid')) head.uid = stringAt(b, valueStart, valueEnd) ?? '';
+    else if (keyIs(b, keyStart, keyEnd, 'annotations'))
+      head.annotations = { start: valueStart, end: valueEnd };
+    else if (keyIs(b, keyStart, keyEnd, 'managedFields')) {
+      // Not the first member: cut from the end of the one before, taking the comma before it.
+      if (previousEnd >= 0) head.managedFields = { start: previousEnd, end: valueEnd };
+      else cutFrom = keyStart;
+    }
+    previousEnd = valueEnd;
+    return valueEnd;
+  });
+  // managedFields was the only member.
+  if (cutFrom >= 0) head.managedFields = { start: cutFrom, end: previousEnd };
+  return end;
+}
+
+/**
+ * Reads the head of the JSON object in `b`, trusting its strings (the API server wrote them; see
+ * `pastValue`); throws when `b` is not one object.
+ */
+export function scanObjectHead(b: Buffer): ObjectHead {
+  const head: ObjectHead = {
+    apiVersion: undefined,
+    kind: undefined,
+    name: '',
+    namespace: '',
+    resourceVersion: '',
+    uid: '',
+    managedFields: undefined,
+    annotations: undefined,
+  };
+  const start = skipSpace(b, 0);
+  const end = forEachMember(b, start, false, (keyStart, keyEnd, valueStart) => {
+    if (keyIs(b, keyStart, keyEnd, 'metadata') && b[valueStart] === 0x7b)
+      return scanMetadata(b, valueStart, head);
+    const valueEnd = pastValue(b, valueStart, false, 1);
+    if (keyIs(b, keyStart, keyEnd, 'apiVersion')) head.apiVersion = stringAt(b, valueStart, valueEnd);
+    else if (keyIs(b, keyStart, keyEnd, 'kind')) head.kind = stringAt(b, valueStart, valueEnd);
+    return valueEnd;
+  });
+  if (skipSpace(b, end) !== b.length) throw new JsonScanError('unexpected data after the object', end);
+  return head;
+}
