@@ -12,6 +12,9 @@ import { type RetryPolicy, withRetries } from '../lib/retry.ts';
 import type { BearerTokenSource } from './google-token-source.ts';
 import { KubeApiError } from './kube-api-error.ts';
 import { shareDispatchers } from './shared-dispatchers.ts';
+import { parseWatchLine, type WatchEvent } from './watch-event.ts';
+
+const NEWLINE = 0x0a;
 
 export type KubeVerb =
   | 'get'
@@ -40,14 +43,6 @@ export interface KubeResponse {
   status: number;
   body: unknown;
 }
-
-export interface WatchEvent {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
-  object: Record<string, unknown>;
-}
-
-const WATCH_TYPES: ReadonlySet<unknown> = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
-const isWatchType = (value: unknown): value is WatchEvent['type'] => WATCH_TYPES.has(value);
 
 /** Node's codes for a server certificate that did not verify (OpenSSL's, and the host name check). */
 const CERTIFICATE_CODE = /CERT|SIGNATURE|ALTNAME/;
@@ -170,32 +165,29 @@ export class KubeHttp {
     }
     // Read a chunk only when the consumer wants the next event: while the agent's buffer is full the
     // body stays unread, so TCP holds the API server back. (readline reads ahead without limit: with
-    // a thousand streaming lists waiting on a full buffer it queued hundreds of MiB of lines.)
+    // a thousand streaming lists waiting on a full buffer it queued hundreds of MiB of lines.) Lines
+    // stay bytes: each event's object goes on as the API server wrote it (watch-event.ts).
     const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    const parse = (line: string): WatchEvent | undefined => {
-      const event: unknown = JSON.parse(line);
-      return isRecord(event) && isWatchType(event.type) && isRecord(event.object)
-        ? { type: event.type, object: event.object }
-        : undefined;
-    };
-    let rest = '';
+    // The start of a line whose end has not come yet: the chunks it spans (a large object spans many;
+    // joining them once, when its end comes, copies each once).
+    let partial: Buffer[] = [];
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        const text = rest + decoder.decode(value, { stream: true });
+        const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
         let start = 0;
-        for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-          const line = text.slice(start, end).trim();
+        for (let end = chunk.indexOf(NEWLINE); end >= 0; end = chunk.indexOf(NEWLINE, start)) {
+          const piece = chunk.subarray(start, end);
+          const line = partial.length === 0 ? piece : Buffer.concat([...partial, piece]);
+          partial = [];
           start = end + 1;
-          const event = line === '' ? undefined : parse(line);
+          const event = parseWatchLine(line);
           if (event !== undefined) yield event;
         }
-        rest = text.slice(start);
+        if (start < chunk.length) partial.push(chunk.subarray(start));
       }
-      const last = (rest + decoder.decode()).trim();
-      const event = last === '' ? undefined : parse(last);
+      const event = partial.length === 0 ? undefined : parseWatchLine(Buffer.concat(partial));
       if (event !== undefined) yield event;
     } finally {
       await reader.cancel().catch(() => undefined);

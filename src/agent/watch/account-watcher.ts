@@ -90,7 +90,7 @@ export class AccountWatcher {
             name: String(isRecord(object.metadata) ? object.metadata.name : ''),
             resourceVersion: '',
             event: 'ADDED',
-            object: JSON.stringify(object),
+            object: Buffer.from(JSON.stringify(object)),
             snapshotId,
           }),
         ),

@@ -18,8 +18,8 @@ export interface ResourceEvent {
   name: string;
   resourceVersion: string;
   event: 'ADDED' | 'MODIFIED' | 'DELETED';
-  /** The object as JSON, already scrubbed. */
-  object: string;
+  /** The object's JSON bytes, already scrubbed (as the API server wrote them, less what scrubbing cuts). */
+  object: Buffer;
   snapshotId: string;
 }
 

@@ -10,8 +10,7 @@ import { type CacheItem, scopeKey } from './cache-item.ts';
 type Segment = { kind: 'events'; items: Map<string, CacheItem> } | { kind: 'marker'; item: CacheItem };
 
 /** What an item weighs against the byte bounds: its object's JSON in UTF-8, as it goes on the wire. */
-export const itemBytes = (item: CacheItem): number =>
-  item.type === 'event' ? Buffer.byteLength(item.object) : 0;
+export const itemBytes = (item: CacheItem): number => (item.type === 'event' ? item.object.length : 0);
 
 export class CoalescingBuffer {
   readonly #capacity: number;

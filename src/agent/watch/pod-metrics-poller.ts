@@ -80,12 +80,14 @@ export class PodMetricsPoller {
           name: String(metadata.name ?? ''),
           resourceVersion: String(metadata.resourceVersion ?? ''),
           event: 'ADDED',
-          object: JSON.stringify(
-            scrubObject({
-              apiVersion: `${resource.group}/${resource.version}`,
-              kind: resource.kind,
-              ...item,
-            }),
+          object: Buffer.from(
+            JSON.stringify(
+              scrubObject({
+                apiVersion: `${resource.group}/${resource.version}`,
+                kind: resource.kind,
+                ...item,
+              }),
+            ),
           ),
           snapshotId,
         };

@@ -26,11 +26,14 @@ import {
   type KubeHttp,
   resourcePath,
   type WatchEvent,
+  watchObject,
 } from '../../kube/index.ts';
 import { Backoff } from '../../lib/backoff.ts';
 import { CodedError } from '../../lib/coded-error.ts';
 import { isRecord } from '../../lib/is-record.ts';
-import { scrubObject } from '../../lib/object-scrub.ts';
+import { JsonScanError } from '../../lib/json-scan.ts';
+import { type ObjectHead, scanObjectHead } from '../../lib/object-head.ts';
+import { scrubObjectBytes } from '../../lib/object-scrub.ts';
 import { untilWokenOrAborted } from '../../lib/signalled-wait.ts';
 import type { CacheItem, WatchScope } from './cache-item.ts';
 import type { CoalescingBuffer } from './coalescing-buffer.ts';
@@ -58,7 +61,7 @@ export interface ScopeWatcherOptions {
   /** Objects not to cache (onlyPlatformManaged); they are sent as deleted if they stop matching. */
   accept?: (object: Record<string, unknown>) => boolean;
   /** Called for every object event, e.g. to notice CRDs created at run time. */
-  onEvent?: (type: string, object: Record<string, unknown>) => void;
+  onEvent?: (type: string) => void;
   observer: WatchObserver;
   /**
    * The account may not list or watch this kind (RBAC): called once when that starts, with the API
@@ -161,31 +164,43 @@ export class ScopeWatcher {
     });
   }
 
-  #event(
-    type: 'ADDED' | 'MODIFIED' | 'DELETED',
-    raw: Record<string, unknown>,
-    snapshotId: string,
-  ): CacheItem {
+  /**
+   * The cache item of an object event. The object's bytes go on as the API server wrote them, less
+   * what scrubbing cuts (object-scrub.ts); only its head is read, unless `accept` needs it whole.
+   */
+  #event(type: 'ADDED' | 'MODIFIED' | 'DELETED', bytes: Buffer, snapshotId: string): CacheItem {
     const { resource } = this.#o;
-    const object = {
-      ...raw,
-      apiVersion:
-        raw.apiVersion ?? (resource.group ? `${resource.group}/${resource.version}` : resource.version),
-      kind: raw.kind ?? resource.kind,
-    };
-    const accepted = this.#o.accept?.(object) ?? true;
-    const meta = metaOf(object);
+    const head = this.#head(bytes);
+    const apiVersion = resource.group ? `${resource.group}/${resource.version}` : resource.version;
+    const object = scrubObjectBytes(bytes, head, { apiVersion, kind: resource.kind });
+    const accept = this.#o.accept;
+    const accepted = accept === undefined || accept(JSON.parse(object.toString('utf8')));
     return {
       type: 'event',
       scope: this.#o.scope,
       version: resource.version,
-      namespace: typeof meta.namespace === 'string' ? meta.namespace : '',
-      name: String(meta.name ?? ''),
-      resourceVersion: String(meta.resourceVersion ?? ''),
+      namespace: head.namespace,
+      name: head.name,
+      resourceVersion: head.resourceVersion,
       event: accepted ? type : 'DELETED',
-      object: JSON.stringify(scrubObject(object)),
+      object,
       snapshotId,
     };
+  }
+
+  /** The object's head; an object that is not JSON fails the watch (it restarts), naming the scope. */
+  #head(bytes: Buffer): ObjectHead {
+    try {
+      return scanObjectHead(bytes);
+    } catch (error) {
+      if (!(error instanceof JsonScanError)) throw error;
+      throw new KubeApiError(
+        500,
+        'WATCH',
+        this.#o.resource.resource,
+        `an event's object is not JSON: ${error.message}`,
+      );
+    }
   }
 
   #timeoutSeconds(): number {
@@ -262,7 +277,7 @@ export class ScopeWatcher {
         const event = next.value;
         if (event.type === 'ERROR') throw this.#watchError(event);
         if (event.type === 'BOOKMARK') {
-          const meta = metaOf(event.object);
+          const meta = metaOf(watchObject(event));
           const annotations = isRecord(meta.annotations) ? meta.annotations : {};
           if (annotations[INITIAL_EVENTS_END] !== 'true') continue;
           const resourceVersion = String(meta.resourceVersion ?? '');
@@ -271,7 +286,7 @@ export class ScopeWatcher {
           return { resourceVersion, watch, objects };
         }
         await begin();
-        await buffer.put(this.#event(event.type, event.object, snapshotId), signal);
+        await buffer.put(this.#event(event.type, event.bytes, snapshotId), signal);
         objects++;
       }
     } catch (error) {
@@ -301,8 +316,10 @@ export class ScopeWatcher {
       const meta = metaOf(body);
       listVersion = String(meta.resourceVersion ?? listVersion);
       next = typeof meta.continue === 'string' && meta.continue !== '' ? meta.continue : undefined;
+      // Paginated lists are the fallback for servers without streaming lists: their items are parsed
+      // with the page, and serialized again to take the watch path's form.
       for (const item of Array.isArray(body.items) ? body.items.filter(isRecord) : []) {
-        await buffer.put(this.#event('ADDED', item, snapshotId), signal);
+        await buffer.put(this.#event('ADDED', Buffer.from(JSON.stringify(item)), snapshotId), signal);
         objects++;
       }
     } while (next !== undefined);
@@ -311,9 +328,9 @@ export class ScopeWatcher {
   }
 
   #watchError(event: WatchEvent): Error {
-    const code = event.object.code;
-    if (code === 410) return new Gone(String(event.object.message ?? 'resourceVersion too old'));
-    return new KubeApiError(Number(code ?? 500), 'WATCH', this.#o.resource.resource, event.object);
+    const status = watchObject(event);
+    if (status.code === 410) return new Gone(String(status.message ?? 'resourceVersion too old'));
+    return new KubeApiError(Number(status.code ?? 500), 'WATCH', this.#o.resource.resource, status);
   }
 
   /**
@@ -341,16 +358,19 @@ export class ScopeWatcher {
       // The watch is open and answering: a later failure is news again.
       this.#failure = undefined;
       if (event.type === 'ERROR') throw this.#watchError(event);
-      const rv = metaOf(event.object).resourceVersion;
-      if (typeof rv === 'string') this.#resourceVersion = rv;
       if (event.type === 'BOOKMARK') {
+        const rv = metaOf(watchObject(event)).resourceVersion;
+        if (typeof rv === 'string') this.#resourceVersion = rv;
         await this.#mark(this.#resourceVersion ?? '', signal);
         continue;
       }
-      this.#o.onEvent?.(event.type, event.object);
-      await buffer.put(this.#event(event.type, event.object, ''), signal);
-      if (typeof rv === 'string') this.#buffered = rv;
-      this.#o.registry.event(account, kind, namespace, typeof rv === 'string' ? rv : '');
+      this.#o.onEvent?.(event.type);
+      const item = this.#event(event.type, event.bytes, '');
+      const rv = item.type === 'event' ? item.resourceVersion : '';
+      if (rv !== '') this.#resourceVersion = rv;
+      await buffer.put(item, signal);
+      if (rv !== '') this.#buffered = rv;
+      this.#o.registry.event(account, kind, namespace, rv);
       count++;
     }
     // A normal end of the watch: remember where we are, so a resume starts here.
