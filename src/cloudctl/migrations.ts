@@ -2,7 +2,7 @@
 // beside the composition root. Both databases (PGlite and PostgreSQL) run exactly these. Append new
 // migrations; never rename or edit one that has shipped (a database records the names it ran).
 import type { Kysely, Migration } from 'kysely';
-import { type CacheTables, createCacheTables } from './caching/index.ts';
+import { type CacheTables, cacheBodyTextMigration, createCacheTables } from './caching/index.ts';
 import {
   type CredentialTables,
   credentialsConfigFileMigration,
@@ -50,4 +50,5 @@ export const CLOUDCTL_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0009_replicas': replicaMigration,
   '0010_deployments': deploymentsMigration,
   '0011_credentials_config_file': credentialsConfigFileMigration,
+  '0012_cache_body_text': cacheBodyTextMigration,
 };

@@ -134,14 +134,23 @@ describe('cache publishing', () => {
     expect(isServiceError(query) && query.code).toBe(status.PERMISSION_DENIED);
   });
 
-  it('refuses an object that is not JSON with INVALID_ARGUMENT', async () => {
-    const a = await connectedAgent(['cache-e']);
-    const bad = podEvent('cache-e', 'ns1', 'a', '1');
-    if (bad.event) bad.event.object = Buffer.from('{oops');
-    const error = await a.publish([{ sequence: 1, items: [bad] }]).catch((e: unknown) => e);
-    expect(isServiceError(error) && error.code).toBe(status.INVALID_ARGUMENT);
-    expect(isServiceError(error) && error.details).toBe('items[0]: object is not JSON');
-  });
+  it.each([
+    ['{oops', 'expected a member name at byte 1'],
+    ['{"a":tru}', 'unexpected "tru" at byte 5'],
+    ['{"a":"\\q"}', 'bad escape at byte 6'],
+    ['[{"a":1}]', 'expected an object at byte 0'],
+  ])(
+    'refuses an object that is not one JSON object with INVALID_ARGUMENT, saying where: %s',
+    async (text, where) => {
+      const a = await connectedAgent(['cache-e']);
+      const bad = podEvent('cache-e', 'ns1', 'a', '1');
+      if (bad.event) bad.event.object = Buffer.from(text);
+      const error = await a.publish([{ sequence: 1, items: [bad] }]).catch((e: unknown) => e);
+      expect(isServiceError(error) && error.code).toBe(status.INVALID_ARGUMENT);
+      expect(isServiceError(error) && error.details).toBe(`items[0]: object is not a JSON object: ${where}`);
+      expect(await cp.plane.store.cache.resources('cache-e')).toEqual([]);
+    },
+  );
 
   it('refuses an unauthenticated publisher', async () => {
     const anonymous = new TestAgent(cp.address);

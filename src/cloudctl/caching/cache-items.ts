@@ -1,6 +1,7 @@
 // Turns the wire form of cache items into store changes, refusing what the contract forbids: an
 // item must name its account, kind and object, objects must be JSON objects.
 import { status } from '@grpc/grpc-js';
+import { assertJsonObject, JsonScanError } from '../../lib/json-scan.ts';
 import type { CacheItem__Output, WatchScope__Output } from '../../proto/index.ts';
 import { RpcFailure } from '../grpc/index.ts';
 import type { CacheChange, WatchScope } from './cache-store.ts';
@@ -15,18 +16,15 @@ function scopeOf(scope: WatchScope__Output | null, index: number): WatchScope {
   return { account: scope.account, group: scope.group, kind: scope.kind, namespace: scope.namespace };
 }
 
+/** The object's JSON text, once checked to be one JSON object (it is stored as sent, as text). */
 function jsonObject(bytes: Buffer, index: number): string {
-  const text = bytes.toString('utf8');
-  let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch {
-    throw invalid(index, 'object is not JSON');
+    assertJsonObject(bytes);
+  } catch (error) {
+    if (error instanceof JsonScanError) throw invalid(index, `object is not a JSON object: ${error.message}`);
+    throw error;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw invalid(index, 'object is not a JSON object');
-  }
-  return text;
+  return bytes.toString('utf8');
 }
 
 export function toCacheChange(item: CacheItem__Output, index: number): CacheChange {

@@ -1,6 +1,7 @@
 // The resource cache: applies what agents stream up (events, snapshots, bookmarks), answers resume
 // version queries, and reads an account's current state. Nothing here knows about gRPC.
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { copyFromStdin } from '../store/index.ts';
 import type { CacheTables, ResourcesTable } from './cache-tables.ts';
 
 /** One kind in one namespace of one account; namespace '' is every namespace (or cluster scope). */
@@ -135,12 +136,6 @@ async function setResumeVersion(tx: Tx, scope: WatchScope, resourceVersion: stri
 
 type Upsert = Extract<CacheChange, { type: 'upsert' }>;
 
-/**
- * Rows per statement. Rows travel as one array per column (`unnest`), so the statement's size
- * does not grow with them; the bound keeps one statement's arrays to a few MB of bodies.
- */
-const UPSERT_CHUNK = 500;
-
 /** Code-point order, the same in every database and locale. */
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -151,7 +146,7 @@ const BASE_COLUMNS: readonly IndexColumn[] = [
   ...KEY_COLUMNS.map((name) => ({ name, type: 'text' as const })),
   { name: 'api_version', type: 'text' },
   { name: 'resource_version', type: 'text' },
-  { name: 'body', type: 'jsonb' },
+  { name: 'body', type: 'text' },
   { name: 'snapshot_id', type: 'text' },
 ];
 
@@ -162,39 +157,31 @@ interface ResourceRow {
   snapshotId: string | null;
 }
 
+/** The row's values, in the order of `BASE_COLUMNS` and then the indexer's columns. */
+function rowValues({ object, resourceVersion, snapshotId }: ResourceRow, indexer: CacheIndexer | undefined) {
+  const values: IndexValue[] = [
+    object.account,
+    object.group,
+    object.kind,
+    object.namespace,
+    object.name,
+    object.version,
+    resourceVersion,
+    object.body,
+    snapshotId,
+  ];
+  for (const value of indexer?.derive(object) ?? []) values.push(value ?? null);
+  return values;
+}
+
+const names = (cs: readonly string[]) => sql.join(cs.map((name) => sql.ref(name)));
+
 /**
- * The one statement that writes rows to `resources`: the columns' values as arrays expanded by
- * `unnest`, so 500 rows are ~25 parameters (not 500 × 25, which PostgreSQL parses and plans one by
- * one), and the derived columns go in the same row as the object. With `onlyNewer`, an existing
- * row is replaced only by an equal or newer resource version (an on-demand read racing the watch).
+ * What a row written over an existing one sets: every column but the key (and the snapshot, with
+ * `keepSnapshot`). With `onlyNewer`, an existing row is replaced only by an equal or newer
+ * resource version (an on-demand read racing the watch).
  */
-function writeRows(
-  db: Kysely<CacheTables> | Tx,
-  rows: readonly ResourceRow[],
-  now: Date,
-  indexer: CacheIndexer | undefined,
-  options: { onlyNewer: boolean; keepSnapshot: boolean },
-) {
-  const derived = indexer?.columns ?? [];
-  const columns = [...BASE_COLUMNS, ...derived];
-  const values: IndexValue[][] = columns.map(() => new Array<IndexValue>(rows.length));
-  rows.forEach(({ object, resourceVersion, snapshotId }, i) => {
-    const base = [
-      object.account,
-      object.group,
-      object.kind,
-      object.namespace,
-      object.name,
-      object.version,
-      resourceVersion,
-      object.body,
-      snapshotId,
-    ];
-    const extra = indexer?.derive(object) ?? [];
-    for (let c = 0; c < base.length; c++) (values[c] as IndexValue[])[i] = base[c] ?? null;
-    for (let c = 0; c < extra.length; c++) (values[base.length + c] as IndexValue[])[i] = extra[c] ?? null;
-  });
-  const names = (cs: readonly string[]) => sql.join(cs.map((name) => sql.ref(name)));
+function onConflict(columns: readonly IndexColumn[], options: { onlyNewer: boolean; keepSnapshot: boolean }) {
   const updated = columns.filter(
     (c) =>
       !(KEY_COLUMNS as readonly string[]).includes(c.name) &&
@@ -210,16 +197,31 @@ function writeRows(
     ? sql`where case when resources.resource_version ~ '^[0-9]+$' and excluded.resource_version ~ '^[0-9]+$'
         then resources.resource_version::numeric <= excluded.resource_version::numeric else true end`
     : sql``;
-  return sql`insert into resources (${names(columns.map((c) => c.name))}, updated_at)
-    select *, ${now}::timestamptz from unnest(${sql.join(
-      columns.map((c, i) => sql`${values[i]}::${sql.raw(c.type)}[]`),
-    )})
-    on conflict (${names(KEY_COLUMNS)}) do update set ${set} ${newer}`.execute(db);
+  return sql`on conflict (${names(KEY_COLUMNS)}) do update set ${set} ${newer}`;
 }
 
 /**
+ * One object read on demand: its columns' values as arrays expanded by `unnest` (the statement the
+ * bulk path below replaced, kept for single rows), the derived columns in the same row.
+ */
+function writeRow(db: Kysely<CacheTables>, row: ResourceRow, now: Date, indexer: CacheIndexer | undefined) {
+  const columns = [...BASE_COLUMNS, ...(indexer?.columns ?? [])];
+  const values = rowValues(row, indexer);
+  return sql`insert into resources (${names(columns.map((c) => c.name))}, updated_at)
+    select *, ${now}::timestamptz from unnest(${sql.join(
+      columns.map((c, i) => sql`${[values[i] ?? null]}::${sql.raw(c.type)}[]`),
+    )})
+    ${onConflict(columns, { onlyNewer: true, keepSnapshot: true })}`.execute(db);
+}
+
+/** Where a run of rows lands first: a table of the session, emptied at each commit. */
+const INCOMING = 'resources_incoming';
+
+/**
  * Writes the upserts as if one after another. One statement may not touch a row twice, so a key
- * seen more than once keeps only its last state, which is what applying them in order leaves.
+ * seen more than once keeps only its last state, which is what applying them in order leaves. The
+ * rows go by COPY into a temporary table and from there into `resources` in one statement: COPY's
+ * text needs little escaping and no parse of array literals (store/copy-from-stdin.ts).
  */
 async function upsertAll(
   tx: Tx,
@@ -234,17 +236,24 @@ async function upsertAll(
     latest.delete(key);
     latest.set(key, upsert);
   }
-  const rows = [...latest.values()].map((c) => ({
-    object: c,
-    resourceVersion: c.resourceVersion,
-    snapshotId: c.snapshotId,
-  }));
-  for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
-    await writeRows(tx, rows.slice(i, i + UPSERT_CHUNK), now, indexer, {
-      onlyNewer: false,
-      keepSnapshot: false,
-    });
-  }
+  const columns = [...BASE_COLUMNS, ...(indexer?.columns ?? [])];
+  const at = now.toISOString();
+  const rows = [...latest.values()].map((c) => {
+    const values = rowValues(
+      { object: c, resourceVersion: c.resourceVersion, snapshotId: c.snapshotId },
+      indexer,
+    );
+    values.push(at);
+    return values;
+  });
+  const all = [...columns.map((c) => c.name), 'updated_at'];
+  await sql`create temp table if not exists ${sql.table(INCOMING)} (like resources) on commit delete rows`.execute(
+    tx,
+  );
+  await tx.executeQuery(copyFromStdin(INCOMING, all, rows));
+  await sql`insert into resources (${names(all)}) select ${names(all)} from ${sql.table(INCOMING)}
+    ${onConflict(columns, { onlyNewer: false, keepSnapshot: false })}`.execute(tx);
+  await sql`truncate ${sql.table(INCOMING)}`.execute(tx);
 }
 
 /** A row of `resources` as callers read it. */
@@ -256,7 +265,7 @@ function cachedResource(row: Selectable<ResourcesTable>): CachedResource {
     namespace: row.namespace,
     name: row.name,
     resourceVersion: row.resource_version,
-    body: row.body,
+    body: JSON.parse(row.body),
     updatedAt: row.updated_at,
   };
 }
@@ -376,15 +385,11 @@ export class CacheStore {
    * and its end must not delete it for lacking the snapshot's mark.
    */
   async refresh(object: RefreshedObject, now: Date): Promise<boolean> {
-    const result = await writeRows(
+    const result = await writeRow(
       this.#db,
-      [{ object, resourceVersion: object.resourceVersion, snapshotId: null }],
+      { object, resourceVersion: object.resourceVersion, snapshotId: null },
       now,
       this.#indexer,
-      {
-        onlyNewer: true,
-        keepSnapshot: true,
-      },
     );
     return Number(result.numAffectedRows ?? 0) > 0;
   }

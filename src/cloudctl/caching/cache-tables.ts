@@ -2,8 +2,8 @@
 // through), the resource version each watch scope resumes from, and the relists begun and not yet
 // ended. Their row types, and their part of the first migration (0001_initial). The read model adds
 // its index columns to `resources` in its own migration.
-import type { Kysely } from 'kysely';
-import type { Json, Timestamp } from '../store/index.ts';
+import { type Kysely, type Migration, sql } from 'kysely';
+import type { Timestamp } from '../store/index.ts';
 
 export interface ResourcesTable {
   account: string;
@@ -13,7 +13,8 @@ export interface ResourcesTable {
   namespace: string;
   name: string;
   resource_version: string;
-  body: Json;
+  /** The object's JSON as the agent sent it (text since 0012: see `cacheBodyTextMigration`). */
+  body: string;
   /** The snapshot that last carried this object; null when only watch events touched it since. */
   snapshot_id: string | null;
   updated_at: Timestamp;
@@ -82,3 +83,15 @@ export async function createCacheTables(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('open_snapshots_pk', ['account', 'api_group', 'kind', 'namespace'])
     .execute();
 }
+
+/**
+ * 0012: bodies are stored as the text the agent sent, not `jsonb`. Nothing queries inside a body
+ * (the read model's columns are derived at ingest), and reads parse it in cloudctl either way (the
+ * drivers parse `jsonb` with JSON.parse too), so `jsonb` only cost PostgreSQL a parse and a binary
+ * build of every object it stored. cloudctl checks each body is one JSON object before storing it.
+ */
+export const cacheBodyTextMigration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`alter table resources alter column body type text using body::text`.execute(db);
+  },
+};

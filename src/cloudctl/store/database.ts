@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { CloudctlError } from '../errors.ts';
+import { copyCapablePool } from './pg-copy.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 
 export type DatabaseTarget =
@@ -37,7 +38,7 @@ export async function openDatabase<Tables>(
       // opens a new one for the next query; a query that cannot be served fails where it is made,
       // and /ready reports the database as failing.
       pool.on('error', () => {});
-      db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+      db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: copyCapablePool(pool) }) });
     } else {
       if (!target.dataDir.startsWith('memory://')) await mkdir(target.dataDir, { recursive: true });
       db = new Kysely<Tables>({ dialect: new PGliteDialect(new PGlite(target.dataDir)) });

@@ -3,4 +3,5 @@
 // It knows no feature: each feature declares its tables and migration, the composition root lists them.
 export { ChangeCounter } from './change-counter.ts';
 export type { Json, NullableJson, NullableTimestamp, Timestamp } from './columns.ts';
+export { copyFromStdin } from './copy-from-stdin.ts';
 export { type DatabaseTarget, openDatabase, pingDatabase } from './database.ts';

@@ -1,5 +1,6 @@
 // Kysely dialect over embedded PGlite: Kysely's own PostgreSQL adapter, compiler and introspector,
-// with a driver that hands out PGlite's single connection to one user at a time.
+// with a driver that hands out PGlite's single connection to one user at a time, and runs
+// `copy … from stdin` from a blob.
 import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
@@ -14,6 +15,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { isCopyFromStdin } from './copy-from-stdin.ts';
 
 class PGliteConnection implements DatabaseConnection {
   readonly #db: PGlite;
@@ -23,7 +25,13 @@ class PGliteConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.#db.query<R>(compiled.sql, [...compiled.parameters]);
+    // `copy … from stdin` with its rows as the parameter (copy-from-stdin.ts): PGlite reads them
+    // from a blob, as its `/dev/blob` file.
+    const result = isCopyFromStdin(compiled.sql, compiled.parameters)
+      ? await this.#db.query<R>(compiled.sql.replace(/stdin$/i, "'/dev/blob'"), [], {
+          blob: new Blob([compiled.parameters[0] as string]),
+        })
+      : await this.#db.query<R>(compiled.sql, [...compiled.parameters]);
     return result.affectedRows === undefined
       ? { rows: result.rows }
       : { rows: result.rows, numAffectedRows: BigInt(result.affectedRows) };
