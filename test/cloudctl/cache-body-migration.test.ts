@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CacheTables, CacheStore } from '../../src/cloudctl/caching/index.ts';
+import { CacheStore, type CacheTables } from '../../src/cloudctl/caching/index.ts';
 import { CLOUDCTL_MIGRATIONS } from '../../src/cloudctl/migrations.ts';
 import { type DatabaseTarget, openDatabase } from '../../src/cloudctl/store/index.ts';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.ts';
