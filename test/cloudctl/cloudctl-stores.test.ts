@@ -81,6 +81,7 @@ describe.each(backends)('store on $name', (backend) => {
           'acc-ns',
           'acc-unmatched',
           'acc-atomic',
+          'acc-copy',
           'acc-resume',
           'acc-ops',
         ].map((name) => ({
@@ -209,6 +210,18 @@ describe.each(backends)('store on $name', (backend) => {
     expect(outcome.unmatchedSnapshotEnds).toEqual([podScope('acc-unmatched')]);
     expect(await names(store, 'acc-unmatched')).toEqual(['ns1/a']);
     expect(await store.cache.resumeVersions(['acc-unmatched'], 0, at(2))).toEqual([]);
+  });
+
+  it('stores every character COPY treats specially, as it was sent', async () => {
+    // Tabs, newlines and backslashes separate or escape COPY's text; `\\N` is its null.
+    const name = 'tab\there\nnew\\line \\N';
+    const object = { kind: 'Pod', metadata: { name }, data: { a: 'back\\slash "quoted"\r\n\t', b: '\\N' } };
+    const spaced = `{\n\t"kind": "Pod",\r\n ${JSON.stringify(object).slice(1, -1).replace('"kind":"Pod",', '')}}`;
+    await store.cache.apply([{ ...pod('acc-copy', 'ns1', name, '1'), body: spaced }], at(1));
+    const [stored] = await store.cache.resources('acc-copy');
+    expect(stored?.name).toBe(name);
+    expect(stored?.body).toEqual(JSON.parse(spaced));
+    expect(stored?.body).toEqual(object);
   });
 
   it('applies a batch all or nothing', async () => {

@@ -17,17 +17,35 @@ export function isCopyFromStdin(sql: string, parameters: readonly unknown[]): bo
 
 /** The rows in COPY's text format: tab between values, a line per row, `\N` for null. */
 export function copyText(rows: ReadonlyArray<readonly CopyValue[]>): string {
-  const lines: string[] = [];
+  // One string built by appending (V8 joins the pieces once, when it is written): a row of
+  // fifteen values costs no arrays of its own.
+  let text = '';
   for (const row of rows) {
-    lines.push(row.map((value) => (value === null ? '\\N' : escapeCopyValue(String(value)))).join('\t'));
+    for (let i = 0; i < row.length; i++) {
+      const value = row[i];
+      if (i > 0) text += '\t';
+      text += value === null || value === undefined ? '\\N' : escapeCopyValue(String(value));
+    }
+    text += '\n';
   }
-  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+  return text;
 }
 
 const SPECIAL = /[\\\n\r\t]/g;
 const ESCAPED: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
+/**
+ * A value as COPY's text reads it back. Most need nothing: the API server's JSON has no raw tabs or
+ * newlines, and backslashes only in escapes; four native searches tell so faster than a replace.
+ */
 function escapeCopyValue(value: string): string {
+  if (
+    value.indexOf('\\') < 0 &&
+    value.indexOf('\n') < 0 &&
+    value.indexOf('\r') < 0 &&
+    value.indexOf('\t') < 0
+  )
+    return value;
   return value.replace(SPECIAL, (c) => ESCAPED[c] ?? c);
 }
 
