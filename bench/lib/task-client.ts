@@ -27,6 +27,8 @@ export interface TaskRequest {
 export interface TaskTiming {
   /** From sending the POST to the completed task's body read. */
   ms: number;
+  /** From sending the POST to its answer (the request checked, the deploy planned, the task stored). */
+  acceptedMs: number;
   /** GET /task/{id} requests made, the last one included. */
   polls: number;
 }
@@ -79,6 +81,7 @@ async function runTask(request: TaskRequest): Promise<TaskTiming> {
     body: JSON.stringify(request.operations),
   });
   const { resourceUri } = startedSchema.parse(await json(post, 'POST /orchestrator/ops'));
+  const acceptedMs = performance.now() - started;
   for (let polls = 1; ; polls++) {
     const answer = await fetch(`${request.base}${resourceUri}`, { headers: { authorization } });
     const task = taskSchema.parse(await json(answer, `GET ${resourceUri}`));
@@ -87,7 +90,7 @@ async function runTask(request: TaskRequest): Promise<TaskTiming> {
       if (task.status.failed) {
         throw new Error(`task ${resourceUri} failed: ${task.status.status}; ${JSON.stringify(task.history)}`);
       }
-      return { ms, polls };
+      return { ms, acceptedMs, polls };
     }
     if (performance.now() > deadline) {
       throw new Error(`task ${resourceUri} not complete after ${request.limitMs} ms`);
