@@ -1,6 +1,6 @@
 // The client-go informer peer (bench/peers/informer) as a child process: builds it once into the
 // cache outside the clone, keyed by a hash of its sources, and drives its line protocol (JSON reports
-// on stdout, `stats` and `gc` commands on stdin).
+// on stdout; `stats`, `gc` and `apply` commands on stdin).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { access, constants, mkdir, readFile, rename, rm } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { cacheRoot } from '../../test/cluster/binary-cache.ts';
 import { formatDuration } from '../../test/cluster/elapsed.ts';
 
 const MODULE_DIR = fileURLToPath(new URL('./informer/', import.meta.url));
-const MODULE_INPUTS = ['go.mod', 'go.sum', 'main.go'] as const;
+const MODULE_INPUTS = ['go.mod', 'go.sum', 'main.go', 'apply.go'] as const;
 /** How much of the peer's stderr an error carries. */
 const STDERR_TAIL_LINES = 20;
 
@@ -37,9 +37,18 @@ const statsReportSchema = z.object({
   objects: z.number().int(),
 });
 
+/** One `apply`: the objects applied and how long that took, or why it failed. */
+const appliedReportSchema = z.object({
+  event: z.literal('applied'),
+  ms: z.number().optional(),
+  objects: z.number().int().optional(),
+  error: z.string().optional(),
+});
+
 const peerLineSchema = z.discriminatedUnion('event', [
   syncedReportSchema,
   statsReportSchema,
+  appliedReportSchema,
   z.object({ event: z.literal('gc') }),
 ]);
 
@@ -93,7 +102,10 @@ export async function buildInformerPeer(env: NodeJS.ProcessEnv = process.env): P
 export interface InformerPeerOptions {
   readonly binary: string;
   readonly kubeconfig: string;
-  /** Kinds to hold in informers, plural and lower case (`configmaps`, `pods`, `deployments`, ...; see main.go). */
+  /**
+   * Kinds to hold in informers, plural and lower case (`configmaps`, `pods`, `deployments`, ...; see
+   * main.go); none for a peer that only applies.
+   */
   readonly kinds: readonly string[];
   /** Independent sets of informers, one clientset and factory each (default 1), as for agent accounts. */
   readonly accounts?: number;
@@ -109,6 +121,11 @@ export interface InformerPeer {
   stats(): Promise<StatsReport>;
   /** Forces a Go GC, so that the next `stats` reads a steady heap. */
   gc(): Promise<void>;
+  /**
+   * Server-side applies `objects` one after another, in order, from the peer's warm client (field
+   * manager `bench-go`, force); resolves with the milliseconds the peer timed, rejects with its error.
+   */
+  apply(objects: readonly object[]): Promise<number>;
   /** Ends the peer and resolves once it has exited. */
   stop(): Promise<void>;
 }
@@ -180,9 +197,9 @@ export function startInformerPeer(opts: InformerPeerOptions): InformerPeer {
     });
   });
 
-  const command = (name: 'stats' | 'gc'): Promise<PeerLine> => {
+  const command = (name: 'stats' | 'gc' | 'applied', line: string = name): Promise<PeerLine> => {
     const reply = expect(name);
-    child.stdin.write(`${name}\n`);
+    child.stdin.write(`${line}\n`);
     return reply;
   };
 
@@ -192,6 +209,14 @@ export function startInformerPeer(opts: InformerPeerOptions): InformerPeer {
     stats: async () => statsReportSchema.parse(await command('stats')),
     gc: async () => {
       await command('gc');
+    },
+    apply: async (objects) => {
+      // JSON.stringify escapes newlines inside strings, so the array stays on one line.
+      const report = appliedReportSchema.parse(await command('applied', `apply ${JSON.stringify(objects)}`));
+      if (report.error !== undefined || report.ms === undefined) {
+        throw new Error(`the Go client's apply failed: ${report.error ?? 'no time reported'}`);
+      }
+      return report.ms;
     },
     stop: async () => {
       if (exitError === undefined) {

@@ -1,6 +1,9 @@
 // Command informer is the client-go reference peer for the watch benchmarks: it holds the same kinds
 // in shared informers that the agent holds in its watches, so both can be measured against one
-// cluster; with --accounts N, N independent sets of them, as an agent serving N accounts would. It speaks one JSON object per line on stdout; stdin carries the commands (`stats`, `gc`).
+// cluster; with --accounts N, N independent sets of them, as an agent serving N accounts would;
+// with an empty --kinds none at all, for the `apply` command alone (apply.go: server-side apply from
+// a warm client, for the operation-latency benchmark). It speaks one JSON object per line on stdout;
+// stdin carries the commands (`stats`, `gc`, `apply <JSON array>`), each answered by one line.
 // Everything else, klog included, goes to stderr so stdout stays a clean protocol.
 package main
 
@@ -126,6 +129,9 @@ func run() error {
 		seen := map[string]bool{}
 		for _, name := range strings.Split(*kindList, ",") {
 			name = strings.TrimSpace(name)
+			if name == "" {
+				continue
+			}
 			newInformer, ok := kinds[name]
 			if !ok {
 				return fmt.Errorf("unknown kind %q (known: %s)", name, strings.Join(slices.Sorted(maps.Keys(kinds)), ", "))
@@ -155,6 +161,8 @@ func run() error {
 	eof := make(chan struct{})
 	go func() {
 		scanner := bufio.NewScanner(os.Stdin)
+		// An `apply` line carries its objects; the default 64 KiB limit would cut a large set.
+		scanner.Buffer(make([]byte, 64*1024), 16*1024*1024)
 		for scanner.Scan() {
 			lines <- scanner.Text()
 		}
@@ -185,6 +193,7 @@ func run() error {
 		}
 	}
 	out := json.NewEncoder(os.Stdout)
+	var apply *applier
 	heap := readHeap()
 	if err := out.Encode(map[string]any{
 		"event":          "synced",
@@ -205,7 +214,8 @@ func run() error {
 			if !open {
 				return nil
 			}
-			switch strings.TrimSpace(line) {
+			command, payload, _ := strings.Cut(strings.TrimSpace(line), " ")
+			switch command {
 			case "stats":
 				// Heap first: counting the objects allocates, and that garbage is ours, not the informers'.
 				heap := readHeap()
@@ -217,6 +227,13 @@ func run() error {
 			case "gc":
 				runtime.GC()
 				reply = map[string]any{"event": "gc"}
+			case "apply":
+				if apply == nil {
+					if apply, err = newApplier(config); err != nil {
+						return err
+					}
+				}
+				reply = apply.command(ctx, payload)
 			case "":
 				continue
 			default:
