@@ -2,6 +2,7 @@
 // resume points where it has them, reconciled when CRDs come and go (a CRD event refreshes discovery,
 // then new kinds start and vanished ones stop), plus the synthetic objects of onlyNamespacedResources.
 import { isRecord } from '../../lib/is-record.ts';
+import { jsonBytes } from '../../lib/object-scrub.ts';
 import { type AccountCluster, isPlatformManaged } from '../accounts/index.ts';
 import { budgetEveryList } from '../config/index.ts';
 import { type CacheItem, type ResumePoint, scopeKey, type WatchScope } from './cache-item.ts';
@@ -90,7 +91,7 @@ export class AccountWatcher {
             name: String(isRecord(object.metadata) ? object.metadata.name : ''),
             resourceVersion: '',
             event: 'ADDED',
-            object: Buffer.from(JSON.stringify(object)),
+            object: jsonBytes(object),
             snapshotId,
           }),
         ),

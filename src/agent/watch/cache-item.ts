@@ -18,8 +18,11 @@ export interface ResourceEvent {
   name: string;
   resourceVersion: string;
   event: 'ADDED' | 'MODIFIED' | 'DELETED';
-  /** The object's JSON bytes, already scrubbed (as the API server wrote them, less what scrubbing cuts). */
-  object: Buffer;
+  /**
+   * The object's JSON, already scrubbed: its UTF-8 bytes as the API server wrote them (less what
+   * scrubbing cuts), held byte for character in a one-byte string (see `scrubObjectBytes`).
+   */
+  object: string;
   snapshotId: string;
 }
 

@@ -40,7 +40,7 @@ function toMessage(item: CacheItem): CacheItemMessage {
           resourceVersion: item.resourceVersion,
           type: item.event,
           // The contract: a deletion carries no object.
-          object: item.event === 'DELETED' ? Buffer.alloc(0) : item.object,
+          object: item.event === 'DELETED' ? Buffer.alloc(0) : Buffer.from(item.object, 'latin1'),
           snapshotId: item.snapshotId,
         },
       };

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resourcePath } from '../../kube/index.ts';
 import { isRecord } from '../../lib/is-record.ts';
-import { scrubObject } from '../../lib/object-scrub.ts';
+import { jsonBytes, scrubObject } from '../../lib/object-scrub.ts';
 import type { AccountCluster } from '../accounts/index.ts';
 import type { CacheItem, WatchScope } from './cache-item.ts';
 import type { CoalescingBuffer } from './coalescing-buffer.ts';
@@ -80,14 +80,12 @@ export class PodMetricsPoller {
           name: String(metadata.name ?? ''),
           resourceVersion: String(metadata.resourceVersion ?? ''),
           event: 'ADDED',
-          object: Buffer.from(
-            JSON.stringify(
-              scrubObject({
-                apiVersion: `${resource.group}/${resource.version}`,
-                kind: resource.kind,
-                ...item,
-              }),
-            ),
+          object: jsonBytes(
+            scrubObject({
+              apiVersion: `${resource.group}/${resource.version}`,
+              kind: resource.kind,
+              ...item,
+            }),
           ),
           snapshotId,
         };

@@ -174,7 +174,8 @@ export class ScopeWatcher {
     const apiVersion = resource.group ? `${resource.group}/${resource.version}` : resource.version;
     const object = scrubObjectBytes(bytes, head, { apiVersion, kind: resource.kind });
     const accept = this.#o.accept;
-    const accepted = accept === undefined || accept(JSON.parse(object.toString('utf8')));
+    const accepted =
+      accept === undefined || accept(JSON.parse(Buffer.from(object, 'latin1').toString('utf8')));
     return {
       type: 'event',
       scope: this.#o.scope,

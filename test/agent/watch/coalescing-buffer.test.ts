@@ -13,14 +13,14 @@ const event = (name: string, resourceVersion: string): ResourceEvent => ({
   name,
   resourceVersion,
   event: 'MODIFIED',
-  object: Buffer.from('{}'),
+  object: '{}',
   snapshotId: '',
 });
 
 /** An event whose object is `bytes` bytes of JSON in UTF-8 (`char` may take more than one). */
 const sized = (name: string, bytes: number, char = 'x'): ResourceEvent => ({
   ...event(name, '1'),
-  object: Buffer.from(char.repeat(bytes / Buffer.byteLength(char))),
+  object: Buffer.from(char.repeat(bytes / Buffer.byteLength(char))).toString('latin1'),
 });
 
 const label = (item: CacheItem) =>
