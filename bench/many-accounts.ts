@@ -123,6 +123,8 @@ const mb = (bytes: number) => fixed(mib(bytes), 1);
 
 /** Events cloudctl has stored (upserts and deletions, every account): cheap to read from /metrics. */
 const INGESTED = 'cloudctl_cache_events_ingested_total';
+/** HTTP requests cloudctl answered: the tasks sent and every poll of them. */
+const HTTP_REQUESTS = 'cloudctl_http_requests_total';
 const introspectionSchema = z.array(z.object({ account: z.string(), totalObjects: z.number() }));
 
 /** Objects cloudctl holds for the benchmark's accounts, counted by its database. */
@@ -425,6 +427,7 @@ try {
     const loadFirstSample = samples.length;
     const cpuAtLoad = stats();
     const ingestedAtLoad = await cloudctl.metricSum(INGESTED);
+    const requestsAtLoad = await cloudctl.metricSum(HTTP_REQUESTS);
     const apiServerPid = cluster.pids()['kube-apiserver'];
     const apiServerCpu = () =>
       apiServerPid === undefined ? Number.NaN : processStats(apiServerPid).cpuSeconds;
@@ -487,6 +490,7 @@ try {
     const apiCpu = apiServerCpu() - apiCpuAtLoad;
     const benchCpu = process.cpuUsage(benchCpuAtLoad);
     const changesDuringLoad = (await cloudctl.metricSum(INGESTED)) - ingestedAtLoad;
+    const requestsDuringLoad = (await cloudctl.metricSum(HTTP_REQUESTS)) - requestsAtLoad;
 
     // Nothing lost: once the last deletions have reached it, cloudctl holds what the cluster holds.
     const settled = await waitFor(
@@ -558,7 +562,8 @@ try {
     );
     log(
       `load phase ${loadSeconds.toFixed(0)} s: cloudctl stored ${changesDuringLoad} changes ` +
-        `(${(changesDuringLoad / loadSeconds).toFixed(0)}/s); kube-apiserver ${fixed((apiCpu / loadSeconds) * 1000, 0)} mCPU; ` +
+        `(${(changesDuringLoad / loadSeconds).toFixed(0)}/s) and answered ${requestsDuringLoad} HTTP requests ` +
+        `(${(requestsDuringLoad / loadSeconds).toFixed(1)}/s: tasks started and followed); kube-apiserver ${fixed((apiCpu / loadSeconds) * 1000, 0)} mCPU; ` +
         `bench process (the load generator) ${fixed(((benchCpu.user + benchCpu.system) / 1e6 / loadSeconds) * 1000, 0)} mCPU`,
     );
     log(
