@@ -27,7 +27,7 @@ import { startCluster } from '../test/cluster/cluster.ts';
 import { startAgentProcess, waitFor, within } from './lib/bench-system.ts';
 import { type CloudctlProcess, startCloudctlProcess } from './lib/cloudctl-process.ts';
 import { runTask } from './lib/cloudctl-tasks.ts';
-import { type ProcessStats, processStats, socketCount } from './lib/process-stats.ts';
+import { type ProcessStats, processStats, resetPeakRss, socketCount } from './lib/process-stats.ts';
 import { rawList } from './lib/raw-list.ts';
 import { fixed, mib, percentile, ratio, table } from './lib/summary.ts';
 import {
@@ -159,8 +159,10 @@ interface Figures {
   syncMs: { ours: number; peer: number };
   cpuUntilSynced: PerSide<number>;
   rssAtSync: PerSide<number>;
-  /** VmHWM over the whole run. */
+  /** VmHWM from each process's start; cloudctl's from the agent's start. */
   peak: PerSide<number>;
+  /** cloudctl before the agent started: its start-up's VmHWM and its RSS then. */
+  cloudctlStart: ProcessStats;
   load: readonly Sample[];
   syncSamples: readonly Sample[];
   loadMcpu: PerSide<number>;
@@ -170,7 +172,7 @@ interface Figures {
 /**
  * Who holds the objects, beside what each process costs. "agent + cloudctl" adds the two columns,
  * except where a maximum over samples is taken: there it is the highest sum in one sample (their
- * peaks need not coincide); the whole run's peak adds the two VmHWM, an upper bound.
+ * peaks need not coincide); the peak row adds the two VmHWM, an upper bound.
  */
 function costTable(f: Figures): string {
   const row = (label: string, figures: PerSide<number>, sum: number, unit: (n: number) => string) => [
@@ -217,7 +219,7 @@ function costTable(f: Figures): string {
       ),
       simple('CPU until synced, s', f.cpuUntilSynced, (n) => fixed(n, 1)),
       simple('RSS at sync, MiB', f.rssAtSync, mb),
-      simple('peak RSS (whole run, VmHWM), MiB', f.peak, mb),
+      simple('peak RSS (VmHWM, from the agent start), MiB', f.peak, mb),
       simple(
         'RSS during load, mean, MiB',
         perSide((side) => mean(f.load.map((s) => s.stats[side].rssBytes))),
@@ -240,7 +242,7 @@ function targetTable(f: Figures): string {
     ['target', 'figure', 'result'],
     [
       [
-        'RSS ≤ 1.5× the Go process (peak over the run)',
+        'RSS ≤ 1.5× the Go process (peak, VmHWM)',
         `${mb(agent)} / ${mb(f.peak.peer)} MiB = ${ratio(agent, f.peak.peer)}`,
         agent <= 1.5 * f.peak.peer ? 'met' : 'missed',
       ],
@@ -320,6 +322,9 @@ try {
   let sampler: NodeJS.Timeout | undefined;
   try {
     const cloudctlAtStart = processStats(cloudctl.pid);
+    // cloudctl's own start (opening a new embedded database) has a peak of its own, before any object
+    // arrives: it is reported apart, and the peak in the table counts from the agent's start.
+    resetPeakRss(cloudctl.pid);
     const agentStarted = performance.now();
     const agent = await startAgentProcess({
       dir,
@@ -540,6 +545,7 @@ try {
         peer: theirs.stats.rssBytes,
       },
       peak: perSide((side) => cpuAfterLoad[side].peakRssBytes),
+      cloudctlStart: cloudctlAtStart,
       load: samples.slice(loadFirstSample),
       syncSamples: samples.slice(0, loadFirstSample),
       loadMcpu: perSide(mcpu),
@@ -553,9 +559,11 @@ try {
         '',
         'Who holds the objects: the agent none (it streams them to cloudctl); cloudctl its store (the ' +
           'embedded PGlite, inside its process); client-go its informers\' caches. "agent + cloudctl" ' +
-          'adds the two, except for the maxima over samples (the highest sum in one sample); the whole ' +
-          "run's peak adds the two VmHWM, an upper bound. The initial sync is the pair's: until cloudctl " +
-          'has stored every object.',
+          'adds the two, except for the maxima over samples (the highest sum in one sample); the peak ' +
+          "row adds the two VmHWM, an upper bound. The initial sync is the pair's: until cloudctl " +
+          "has stored every object. cloudctl's peak counts from the agent's start; its own start before " +
+          `it (a new embedded database) peaked at ${mb(figures.cloudctlStart.peakRssBytes)} MiB, and its RSS ` +
+          `was ${mb(figures.cloudctlStart.rssBytes)} MiB when the agent started.`,
         '',
         operationsTable(deploys, deletes),
         '',
