@@ -544,7 +544,10 @@ try {
         cloudctl: ours.stats.cloudctl.rssBytes,
         peer: theirs.stats.rssBytes,
       },
-      peak: perSide((side) => cpuAfterLoad[side].peakRssBytes),
+      // VmHWM, or a sampled RSS above it: the kernel updates the two at different moments.
+      peak: perSide((side) =>
+        Math.max(cpuAfterLoad[side].peakRssBytes, ...samples.map((sample) => sample.stats[side].rssBytes)),
+      ),
       cloudctlStart: cloudctlAtStart,
       load: samples.slice(loadFirstSample),
       syncSamples: samples.slice(0, loadFirstSample),
