@@ -7,10 +7,16 @@
 // the index's cost is a ratio from the same run. Usage:
 //   node bench/read-api.ts [--objects 50000] [--apps 200] [--requests 300] [--reps 3]
 //                          [--database postgres|pglite] [--profile FILE.cpuprofile]
+//                          [--client-check] [--round-trip]
 // --profile writes a CPU profile of this process (cloudctl) over the HTTP reads, for DevTools or
 // any .cpuprofile reader.
+// --client-check times each read again from a client in cloudctl's process, then from the separate
+// client once more: whether the client's own work is in the figure.
+// --round-trip times, from the separate client, requests that do nothing (cloudctl's GET /health,
+// and a bare node:http server answering a constant), three passes each: the floor under the tail.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +49,8 @@ const { values } = parseArgs({
     reps: { type: 'string', default: '3' },
     database: { type: 'string', default: 'postgres' },
     profile: { type: 'string' },
+    'client-check': { type: 'boolean', default: false },
+    'round-trip': { type: 'boolean', default: false },
   },
 });
 if (values.database !== 'pglite' && values.database !== 'postgres')
@@ -337,16 +345,32 @@ async function timeReads(run: Ingest, userToken: string) {
   const timer = startHttpTimer();
   const paths = (read: Read, n: number) => Array.from({ length: n }, (_, i) => read.path(i));
   const rows: string[][] = [];
+  const clientRows: string[][] = [];
   try {
     for (const read of reads(serverGroups)) {
-      const http = timing(
-        await timer.time({
-          base,
-          headers,
-          warmUp: paths(read, Math.min(WARM_UP, requests)),
-          samples: paths(read, requests),
-        }),
-      );
+      const separate = async () =>
+        timing(
+          await timer.time({
+            base,
+            headers,
+            warmUp: paths(read, Math.min(WARM_UP, requests)),
+            samples: paths(read, requests),
+          }),
+        );
+      const http = await separate();
+      if (values['client-check']) {
+        const inProcess = await time(requests, async (i) => {
+          const response = await fetch(`${base}${read.path(i)}`, { headers });
+          const body = await response.text();
+          if (response.status !== 200)
+            throw new Error(`GET ${read.path(i)}: HTTP ${response.status}: ${body}`);
+        });
+        const again = await separate();
+        clientRows.push([
+          read.label,
+          ...[http, inProcess, again].map((t) => `${fixed(t.p50)} / ${fixed(t.p99)}`),
+        ]);
+      }
       const floor =
         sqlPool === undefined
           ? undefined
@@ -374,7 +398,50 @@ async function timeReads(run: Ingest, userToken: string) {
     await timer.close();
     await sqlPool?.end();
   }
-  return rows;
+  return { rows, clientRows };
+}
+
+const ROUND_TRIP_PASSES = 3;
+
+/**
+ * --round-trip: requests that do nothing, timed by the same separate client: cloudctl's `GET /health`
+ * (no database, no token) and a bare node:http server in this process answering a constant, passes
+ * interleaved so a busy spell of the machine falls on both.
+ */
+async function timeRoundTrip(base: string): Promise<string[][]> {
+  const bare = createServer((_, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end('{}');
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const address = bare.address();
+  if (address === null || typeof address === 'string') throw new Error('the bare server has no port');
+  const targets = [
+    { label: 'GET /health (cloudctl: no database, no token)', base, path: '/health' },
+    { label: 'bare node:http server answering {}', base: `http://127.0.0.1:${address.port}`, path: '/' },
+  ];
+  const passes = targets.map((): Timing[] => []);
+  const timer = startHttpTimer();
+  try {
+    for (let pass = 0; pass < ROUND_TRIP_PASSES; pass++) {
+      for (const [i, target] of targets.entries()) {
+        const ms = await timer.time({
+          base: target.base,
+          headers: {},
+          warmUp: Array.from({ length: Math.min(WARM_UP, requests) }, () => target.path),
+          samples: Array.from({ length: requests }, () => target.path),
+        });
+        passes[i]?.push(timing(ms));
+      }
+    }
+  } finally {
+    await timer.close();
+    await new Promise((resolve) => bare.close(resolve));
+  }
+  return targets.map((target, i) => [
+    target.label,
+    ...(passes[i] ?? []).map((t) => `${fixed(t.p50, 2)} / ${fixed(t.p99, 2)}`),
+  ]);
 }
 
 function ingestRows(withIndex: readonly Ingest[], withoutIndex: readonly Ingest[]): string[][] {
@@ -424,12 +491,15 @@ try {
     session?.connect();
     await session?.post('Profiler.enable');
     await session?.post('Profiler.start');
-    const readRows = await timeReads(last, userToken);
+    const { rows: readRows, clientRows } = await timeReads(last, userToken);
     if (session !== undefined && values.profile !== undefined) {
       const { profile } = await session.post('Profiler.stop');
       writeFileSync(values.profile, JSON.stringify(profile));
       log(`saved ${values.profile}`);
     }
+    const roundTripRows = values['round-trip']
+      ? await timeRoundTrip(`http://127.0.0.1:${last.controlPlane.plane.httpPort}`)
+      : [];
     console.log(
       [
         `### ${expected} objects over ${apps} applications, cloudctl on ${values.database}`,
@@ -449,6 +519,32 @@ try {
           ],
           readRows,
         ),
+        ...(clientRows.length === 0
+          ? []
+          : [
+              '',
+              table(
+                [
+                  `--client-check: HTTP p50 / p99, ms (${requests} requests each)`,
+                  'separate client',
+                  "client in cloudctl's process",
+                  'separate client again',
+                ],
+                clientRows,
+              ),
+            ]),
+        ...(roundTripRows.length === 0
+          ? []
+          : [
+              '',
+              table(
+                [
+                  `--round-trip: p50 / p99, ms (${requests} requests each)`,
+                  ...Array.from({ length: ROUND_TRIP_PASSES }, (_, i) => `pass ${i + 1}`),
+                ],
+                roundTripRows,
+              ),
+            ]),
       ].join('\n'),
     );
   } finally {

@@ -1,6 +1,7 @@
 // The system under measurement, started the way users run it: cloudctl in this process (so a
 // benchmark can read its store directly) and the agent as its own process, `bin/orch-agent.js run`,
-// whose cost is then read from /proc like any peer's.
+// whose cost is then read from /proc like any peer's. A benchmark that reports cloudctl's own cost
+// runs it as a process too (cloudctl-process.ts); the agent dials either.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -21,9 +22,15 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 export const AGENT_ID = 'bench-agent';
 export const ACCOUNT = 'bench';
 
-export interface BenchControlPlane {
-  plane: ControlPlane;
+/** Where an agent dials cloudctl, and the agent's token there. */
+export interface CloudctlEndpoint {
+  grpcPort: number;
+  /** The agent's token. */
   token: string;
+}
+
+export interface BenchControlPlane extends CloudctlEndpoint {
+  plane: ControlPlane;
   close(): Promise<void>;
 }
 
@@ -58,12 +65,12 @@ export async function startBenchControlPlane(
     readIndex: options.readIndex ?? true,
     secretEngines: secretEngines(config.secrets, { configDir: dir, env: process.env }),
   });
-  return { plane, token, close: () => plane.close() };
+  return { plane, token, grpcPort: plane.port, close: () => plane.close() };
 }
 
 export interface AgentProcessOptions {
   dir: string;
-  controlPlane: BenchControlPlane;
+  controlPlane: CloudctlEndpoint;
   kubeconfigPath: string;
   /** Singular kind names, as the config takes them. */
   kinds: readonly string[];
@@ -93,7 +100,7 @@ export async function startAgentProcess(options: AgentProcessOptions): Promise<A
     configFile,
     [
       'variant: B',
-      `cloudctl:\n  grpc: 127.0.0.1:${controlPlane.plane.port}\n  insecure: true\n  auth:\n    token: encrypted:env!n:ORCH_AGENT_TOKEN`,
+      `cloudctl:\n  grpc: 127.0.0.1:${controlPlane.grpcPort}\n  insecure: true\n  auth:\n    token: encrypted:env!n:ORCH_AGENT_TOKEN`,
       'orchestrator:',
       ...(options.orchestratorExtra ?? []).map((line) => `  ${line}`),
       '  accounts:',

@@ -1,7 +1,7 @@
 // What a process costs, read from /proc the same way for every process a benchmark compares (Node
 // agent, Go informer), so that no figure depends on what a program says of itself.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 
 export interface ProcessStats {
   /** Resident set size now (VmRSS). */
@@ -37,6 +37,14 @@ export function processStats(pid: number): ProcessStats {
     peakRssBytes: statusKb(status, 'VmHWM'),
     cpuSeconds: (utime + stime) / clockTicks(),
   };
+}
+
+/**
+ * Sets the process's VmHWM back to its RSS now (Linux's `clear_refs` 5), so that a later peak covers
+ * only what follows: a server's start-up peak is not what the load after it costs.
+ */
+export function resetPeakRss(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
 
 function statFields(pid: number): string[] {
