@@ -47,18 +47,21 @@ export function scrubObjectBytes(
     return jsonBytes(scrubObject(whole));
   }
   const open = bytes.indexOf(0x7b) + 1;
-  let out = bytes.toString('latin1', 0, open);
+  const parts: Buffer[] = [bytes.subarray(0, open)];
   if (head.apiVersion === undefined || head.kind === undefined) {
     const missing = `${head.apiVersion === undefined ? `"apiVersion":${JSON.stringify(apiVersion)},` : ''}${
       head.kind === undefined ? `"kind":${JSON.stringify(kind)},` : ''
     }`;
     // An empty object takes the members without the trailing comma.
     const empty = bytes[skipSpace(bytes, open)] === 0x7d;
-    out += Buffer.from(empty ? missing.slice(0, -1) : missing).toString('latin1');
+    parts.push(Buffer.from(empty ? missing.slice(0, -1) : missing));
   }
   const cut = head.managedFields;
-  if (cut === undefined) return out + bytes.toString('latin1', open);
-  return out + bytes.toString('latin1', open, cut.start) + bytes.toString('latin1', cut.end);
+  if (cut === undefined) parts.push(bytes.subarray(open));
+  else parts.push(bytes.subarray(open, cut.start), bytes.subarray(cut.end));
+  // Joined as bytes, then one flat string: pieces joined as strings would be held twice (the pieces
+  // and, once sent, their flattened copy), which raised the sync's peak RSS by ~40 MiB at 50k.
+  return Buffer.concat(parts).toString('latin1');
 }
 
 /** A value's JSON as UTF-8 bytes in a one-byte string, the form `scrubObjectBytes` gives. */
