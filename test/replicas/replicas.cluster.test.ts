@@ -9,7 +9,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CloudctlDatabase, hashToken, openCloudctlDatabase } from '../../src/cloudctl/index.ts';
@@ -23,6 +22,7 @@ import { ConfigMapChurn } from '../support/config-map-churn.ts';
 import { awaitConvergence, clusterSource, databaseSource } from '../support/convergence.ts';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.ts';
 import { type RunningProcess, startCloudctl, startProcess, waitReady } from '../support/processes.ts';
+import { taskDone } from '../support/task-wait.ts';
 import { startTcpService, type TcpService } from '../support/tcp-service.ts';
 
 const NS = 'replicas-e2e';
@@ -148,16 +148,6 @@ async function holderOfAgent(): Promise<string | undefined> {
     .orderBy('connected_at', 'desc')
     .executeTakeFirst();
   return row?.replica_id;
-}
-
-async function taskDone(client: ApiClient, id: string, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await client.get(`/task/${id}`).catch(() => undefined);
-    if (answer?.status === 200 && answer.body.status.completed) return answer.body;
-    if (Date.now() > deadline) throw new Error(`task ${id} not completed: ${JSON.stringify(answer?.body)}`);
-    await sleep(100);
-  }
 }
 
 function job(prefix: string, nodeSelector?: Record<string, string>) {

@@ -5,10 +5,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
 import { TestSystem } from '../../support/processes.ts';
+import { taskDone } from '../../support/task-wait.ts';
 import { type ApiClient, apiClient } from '../http-client.ts';
 
 const NS = 'artifacts-e2e';
@@ -20,16 +20,6 @@ let dir: string;
 let cluster: ClusterClient;
 let system: TestSystem;
 let ops: ApiClient;
-
-async function taskDone(id: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await ops.get(`/task/${id}`).catch(() => undefined);
-    if (answer?.status === 200 && answer.body.status.completed) return answer.body;
-    if (Date.now() > deadline) throw new Error(`task ${id} not completed: ${JSON.stringify(answer?.body)}`);
-    await sleep(100);
-  }
-}
 
 function deployment(name: string, podSpec: Record<string, unknown>) {
   return {
@@ -138,7 +128,7 @@ describe('a deploy with artifacts', () => {
       },
     ]);
     expect(started.status).toBe(200);
-    const task = await taskDone(started.body.id);
+    const task = await taskDone(ops, started.body.id);
     expect(task.status).toMatchObject({ completed: true, failed: false });
 
     const podSpec = await podSpecInCluster('checkout');
@@ -196,7 +186,7 @@ describe('a deploy with artifacts', () => {
       optionalArtifacts: [dockerArtifact('3.18')],
     });
     expect(started.status).toBe(200);
-    const task = await taskDone(started.body.id);
+    const task = await taskDone(ops, started.body.id);
     expect(task.status.failed).toBe(false);
     expect((await podSpecInCluster('reports')).containers).toMatchObject([
       { name: 'reports', image: `${IMAGE}:3.18` },

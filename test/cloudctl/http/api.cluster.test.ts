@@ -5,10 +5,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
 import { TestSystem } from '../../support/processes.ts';
+import { taskDone } from '../../support/task-wait.ts';
 import { type ApiClient, apiClient } from '../http-client.ts';
 
 const NS = 'api-e2e';
@@ -26,16 +26,6 @@ let system: TestSystem;
 let ops: ApiClient;
 let dev: ApiClient;
 let guest: ApiClient;
-
-async function taskDone(client: ApiClient, id: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await client.get(`/task/${id}`).catch(() => undefined);
-    if (answer?.status === 200 && answer.body.status.completed) return answer.body;
-    if (Date.now() > deadline) throw new Error(`task ${id} not completed: ${JSON.stringify(answer?.body)}`);
-    await sleep(100);
-  }
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'cloudctl-api-e2e-'));

@@ -6,7 +6,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type ApiClient as ClusterClient,
@@ -15,6 +14,7 @@ import {
   sharedClusterClient,
 } from '../../cluster/index.ts';
 import { TestSystem } from '../../support/processes.ts';
+import { taskDone } from '../../support/task-wait.ts';
 import { type ApiClient, apiClient } from '../http-client.ts';
 
 const NS = 'pod-logs-e2e';
@@ -57,16 +57,6 @@ function podTemplate(labels: Record<string, string>, logs: Record<string, string
 async function create(path: string, body: Record<string, unknown>) {
   const created = await cluster.request('POST', path, { body });
   if (created.status !== 201) throw new Error(`create ${path}: ${created.status} ${created.text}`);
-}
-
-async function taskDone(id: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await dev.get(`/task/${id}`).catch(() => undefined);
-    if (answer?.status === 200 && answer.body.status.completed) return answer.body;
-    if (Date.now() > deadline) throw new Error(`task ${id} not completed: ${JSON.stringify(answer?.body)}`);
-    await sleep(200);
-  }
 }
 
 beforeAll(async () => {
@@ -160,7 +150,7 @@ describe('pod logs through cloudctl and the agent', () => {
       },
     });
     expect(started.status).toBe(200);
-    const task = await taskDone(started.body.id);
+    const task = await taskDone(dev, started.body.id, 60_000);
     expect(task.status.failed).toBe(false);
     expect(task.resultObjects[0]).toMatchObject({
       jobOutcome: 'Complete',

@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
 import { TestSystem } from '../../support/processes.ts';
+import { taskDone } from '../../support/task-wait.ts';
 import { type ApiAnswer, type ApiClient, apiClient } from '../http-client.ts';
 
 const NS = 'manifests-e2e';
@@ -35,21 +36,11 @@ const manifestPath = (name: string, query = '') =>
 const dynamicPath = (kind: string, cluster: string, criteria: string) =>
   `/manifests/${ACCOUNT}/${NS}/${kind}/cluster/shop/${encodeURIComponent(cluster)}/dynamic/${criteria}`;
 
-async function taskDone(id: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await ops.get(`/task/${id}`).catch(() => undefined);
-    if (answer?.status === 200 && answer.body.status.completed) return answer.body;
-    if (Date.now() > deadline) throw new Error(`task ${id} not completed: ${JSON.stringify(answer?.body)}`);
-    await sleep(100);
-  }
-}
-
 /** Runs one operation through POST /ops and waits for its task to succeed. */
 async function run(operation: Record<string, unknown>): Promise<void> {
   const started = await ops.post('/ops', [operation]);
   expect(started.status).toBe(200);
-  const task = await taskDone(started.body.id);
+  const task = await taskDone(ops, started.body.id);
   expect(task.status, JSON.stringify(task)).toMatchObject({ completed: true, failed: false });
 }
 

@@ -8,10 +8,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
 import { TestSystem } from '../../support/processes.ts';
+import { taskDone } from '../../support/task-wait.ts';
 import { type ApiClient, apiClient } from '../http-client.ts';
 
 const NS = 'traffic-e2e';
@@ -32,16 +32,6 @@ let ops: ApiClient;
 let dev: ApiClient;
 
 const eventually = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 40_000, interval: 250 });
-
-async function taskDone(id: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await ops.get(`/task/${id}`).catch(() => undefined);
-    if (answer?.status === 200 && answer.body.status.completed) return answer.body;
-    if (Date.now() > deadline) throw new Error(`task ${id} not completed: ${JSON.stringify(answer?.body)}`);
-    await sleep(100);
-  }
-}
 
 interface Labelled {
   metadata: { name: string; labels?: Record<string, string>; ownerReferences?: { name: string }[] };
@@ -85,7 +75,7 @@ async function enable() {
     location: NS,
   });
   expect(started.status).toBe(200);
-  expect((await taskDone(started.body.id)).status.failed).toBe(false);
+  expect((await taskDone(ops, started.body.id)).status.failed).toBe(false);
   const labels = await clusterLabels();
   expect(labels.template).toEqual({ app: 'web', ...DEPLOYED, ...SELECTOR });
   expect(labels.pods).toHaveLength(2);
@@ -176,7 +166,7 @@ describe('enableManifest and disableManifest against a real cluster', () => {
       },
     ]);
     expect(started.status).toBe(200);
-    expect((await taskDone(started.body.id)).status.failed).toBe(false);
+    expect((await taskDone(ops, started.body.id)).status.failed).toBe(false);
     // Enable and disable patch the pods the read model knows: wait until it knows both.
     await eventually(async () => {
       expect(await serverGroup()).toMatchObject({ instanceCounts: { total: 2 } });
@@ -205,7 +195,7 @@ describe('enableManifest and disableManifest against a real cluster', () => {
       { disableManifest: { account: ACCOUNT, manifestName: 'replicaSet web', location: NS } },
     ]);
     expect(started.status).toBe(200);
-    const task = await taskDone(started.body.id);
+    const task = await taskDone(ops, started.body.id);
     expect(task.status.failed).toBe(false);
     // One step for the template, then one per pod.
     const statuses: string[] = task.history.map((h: { status: string }) => h.status);
