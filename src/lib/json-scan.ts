@@ -167,8 +167,8 @@ export function keyIs(b: Buffer, keyStart: number, keyEnd: number, name: string)
 /** The string value between `start` and `end` (quotes included); undefined when it is not a string. */
 export function stringAt(b: Buffer, start: number, end: number): string | undefined {
   if (b[start] !== QUOTE) return undefined;
-  if (b.indexOf(BACKSLASH, start) < 0 || b.indexOf(BACKSLASH, start) >= end)
-    return b.toString('utf8', start + 1, end - 1);
+  // Only the string's own bytes are searched (a search of the buffer would run on to its end).
+  if (b.subarray(start, end).indexOf(BACKSLASH) < 0) return b.toString('utf8', start + 1, end - 1);
   return JSON.parse(b.toString('utf8', start, end)) as string;
 }
 

@@ -1,5 +1,5 @@
 // What the watch path needs to know of a Kubernetes object, read from its JSON bytes without
-// building the object: its type and identity, and where its managedFields are (the part scrubbing
+// building the object: its type, name, namespace and resource version, and where its managedFields are (the part scrubbing
 // cuts out). The rest of the bytes go on as the API server wrote them.
 import { forEachMember, JsonScanError, keyIs, pastValue, skipSpace, stringAt } from './json-scan.ts';
 
@@ -9,14 +9,11 @@ export interface ObjectHead {
   name: string;
   namespace: string;
   resourceVersion: string;
-  uid: string;
   /**
    * The bytes to cut to drop `metadata.managedFields`: the member and the comma that joins it to a
    * neighbour, so what remains is still JSON. Undefined when there is none.
    */
   managedFields: { start: number; end: number } | undefined;
-  /** Where `metadata.annotations` is, for the few readers that need them (undefined: none). */
-  annotations: { start: number; end: number } | undefined;
 }
 
 /** Reads the metadata object at `start` into `head`; returns the index just past it. */
@@ -35,9 +32,6 @@ function scanMetadata(b: Buffer, start: number, head: ObjectHead): number {
       head.namespace = stringAt(b, valueStart, valueEnd) ?? '';
     else if (keyIs(b, keyStart, keyEnd, 'resourceVersion'))
       head.resourceVersion = stringAt(b, valueStart, valueEnd) ?? '';
-    else if (keyIs(b, keyStart, keyEnd, 'uid')) head.uid = stringAt(b, valueStart, valueEnd) ?? '';
-    else if (keyIs(b, keyStart, keyEnd, 'annotations'))
-      head.annotations = { start: valueStart, end: valueEnd };
     else if (keyIs(b, keyStart, keyEnd, 'managedFields')) {
       // Not the first member: cut from the end of the one before, taking the comma before it.
       if (previousEnd >= 0) head.managedFields = { start: previousEnd, end: valueEnd };
@@ -62,9 +56,7 @@ export function scanObjectHead(b: Buffer): ObjectHead {
     name: '',
     namespace: '',
     resourceVersion: '',
-    uid: '',
     managedFields: undefined,
-    annotations: undefined,
   };
   const start = skipSpace(b, 0);
   const end = forEachMember(b, start, false, (keyStart, keyEnd, valueStart) => {

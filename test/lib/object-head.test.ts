@@ -42,7 +42,6 @@ describe('scanObjectHead and scrubObjectBytes', () => {
       kind: 'ConfigMap',
       name: typeof metadata.name === 'string' ? metadata.name : '',
       namespace: typeof metadata.namespace === 'string' ? metadata.namespace : '',
-      uid: typeof metadata.uid === 'string' ? metadata.uid : '',
       resourceVersion: typeof metadata.resourceVersion === 'string' ? metadata.resourceVersion : '',
     });
     const scrubbed = scrubObjectBytes(bytes, head, CONFIG_MAP_TYPE);

@@ -200,17 +200,18 @@ function onConflict(columns: readonly IndexColumn[], options: { onlyNewer: boole
   return sql`on conflict (${names(KEY_COLUMNS)}) do update set ${set} ${newer}`;
 }
 
-/**
- * One object read on demand: its columns' values as arrays expanded by `unnest` (the statement the
- * bulk path below replaced, kept for single rows), the derived columns in the same row.
- */
+/** Every column a row of `resources` is written with: the base ones, then the indexer's. */
+const columnsOf = (indexer: CacheIndexer | undefined): readonly IndexColumn[] => [
+  ...BASE_COLUMNS,
+  ...(indexer?.columns ?? []),
+];
+
+/** One object read on demand, as one row (each value cast to its column's type), derived columns included. */
 function writeRow(db: Kysely<CacheTables>, row: ResourceRow, now: Date, indexer: CacheIndexer | undefined) {
-  const columns = [...BASE_COLUMNS, ...(indexer?.columns ?? [])];
+  const columns = columnsOf(indexer);
   const values = rowValues(row, indexer);
   return sql`insert into resources (${names(columns.map((c) => c.name))}, updated_at)
-    select *, ${now}::timestamptz from unnest(${sql.join(
-      columns.map((c, i) => sql`${[values[i] ?? null]}::${sql.raw(c.type)}[]`),
-    )})
+    values (${sql.join(columns.map((c, i) => sql`${values[i] ?? null}::${sql.raw(c.type)}`))}, ${now}::timestamptz)
     ${onConflict(columns, { onlyNewer: true, keepSnapshot: true })}`.execute(db);
 }
 
@@ -236,7 +237,7 @@ async function upsertAll(
     latest.delete(key);
     latest.set(key, upsert);
   }
-  const columns = [...BASE_COLUMNS, ...(indexer?.columns ?? [])];
+  const columns = columnsOf(indexer);
   const at = now.toISOString();
   const rows = [...latest.values()].map((c) => {
     const values = rowValues(

@@ -13,6 +13,8 @@ async function copy(client: pg.PoolClient, sql: string, data: string): Promise<P
     stream.on('finish', resolve);
     stream.end(data);
   });
+  // pg answers COPY with the command 'COPY', which Kysely's result type does not list; it reads
+  // affected rows only for the commands it lists, so none are claimed for the copy.
   return { command: 'COPY' as 'UPDATE', rowCount: stream.rowCount, rows: [] };
 }
 
