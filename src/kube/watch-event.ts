@@ -23,17 +23,20 @@ export function watchObject(event: WatchEvent): Record<string, unknown> {
 
 /**
  * The event of one line, or undefined for a line that is not one. The API server writes the object
- * as the last member (`{"type":…,"object":{…}}`): it is taken as running to the line's closing
- * brace, and its own scan checks that it is one object. Any other layout is parsed whole.
+ * as the last member (`{"type":…,"object":{…}}`), so the object is taken to run to the last brace
+ * before the event's own, without a walk through it; the head scan that follows (object-head.ts)
+ * checks it is exactly one object, so a layout where another object follows it fails there rather
+ * than passing as the object. A line the scan cannot read at all is parsed whole.
  */
 export function parseWatchLine(line: Buffer): WatchEvent | undefined {
-  if (skipSpace(line, 0) === line.length) return undefined;
+  const start = skipSpace(line, 0);
+  if (start === line.length) return undefined;
   let end = line.length - 1;
   while (end > 0 && line[end] !== 0x7d) end--;
   let type: unknown;
   let object: { start: number; end: number } | undefined;
   try {
-    forEachMember(line, skipSpace(line, 0), false, (keyStart, keyEnd, valueStart) => {
+    forEachMember(line, start, false, (keyStart, keyEnd, valueStart) => {
       if (keyIs(line, keyStart, keyEnd, 'object') && line[valueStart] === 0x7b) {
         // Up to the line's last brace but one (the event's own); trailing spaces are trimmed.
         let objectEnd = end;
