@@ -30,6 +30,16 @@ export async function gzipFile(file: string): Promise<string> {
   return target;
 }
 
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return false;
+      throw error;
+    },
+  );
+}
+
 /** Called with the file just closed by a rotation and the one now being written. */
 export async function retireLogFile(
   configuredFile: string,
@@ -38,7 +48,11 @@ export async function retireLogFile(
   settings: RetentionSettings,
   now: number,
 ): Promise<void> {
-  if (settings.compress) await gzipFile(closedFile);
+  // Rotations can outpace retirements (a burst of logging while gzip runs), and each retirement runs
+  // after the one before it (logger.ts): an earlier prune may already have removed this file as one
+  // beyond maxBackups. Then there is nothing to compress (gzipping it would fail, and leave an empty
+  // .gz that counts as a backup).
+  if (settings.compress && (await exists(closedFile))) await gzipFile(closedFile);
   await pruneLogFiles(configuredFile, activeFile, settings, now);
 }
 
