@@ -7,6 +7,8 @@ import {
   ClusterResources,
   KubeApiError,
   KubeHttp,
+  type KubeRequest,
+  type KubeResponse,
   resolveKubeConfig,
   UnknownKindError,
 } from '../../../src/kube/index.ts';
@@ -254,6 +256,89 @@ describe('deploy ordering and custom resources', () => {
     expect(applied.map((a) => a.kind)).toEqual(['Namespace', 'CustomResourceDefinition', 'Widget']);
     await apply(t, [widget({ size: 3 })]);
     expect(await get('/apis/example.com/v1/namespaces/shop/widgets/w')).toHaveProperty('spec', { size: 3 });
+  });
+});
+
+describe('manifests of one kind in a row are written at once', () => {
+  /** The account's KubeHttp, recording when each write starts and ends. */
+  class RecordingHttp extends KubeHttp {
+    readonly log: string[] = [];
+    inFlight = 0;
+    maxInFlight = 0;
+    override async request(request: KubeRequest): Promise<KubeResponse> {
+      if (request.method === 'GET') return super.request(request);
+      const name = request.path.split('/').at(-1);
+      this.log.push(`start ${name}`);
+      this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
+      try {
+        return await super.request(request);
+      } finally {
+        this.inFlight--;
+        this.log.push(`end ${name}`);
+      }
+    }
+  }
+  const recording = async () => {
+    const resolved = resolveKubeConfig((await accountConfig('')).config.orchestrator.accounts[0]!, {
+      env: {},
+      noProxy: false,
+    });
+    const recorder = new RecordingHttp(resolved.kubeConfig, resolved.server);
+    const t = await target(SSA);
+    return { recorder, t: { ...t, http: recorder, resources: new ClusterResources(recorder) } };
+  };
+  const configMap = (name: string, data: Record<string, string> = { a: '1' }) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: 'runs' },
+    data,
+  });
+  const secret = (name: string) => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: 'runs' },
+    stringData: { k: 'v' },
+  });
+  beforeAll(async () => {
+    await apply(await target(SSA), [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'runs' } }]);
+  });
+
+  it('writes a run at once and the next run only after it', async () => {
+    const { recorder, t } = await recording();
+    const applied = await apply(t, [
+      configMap('c1'),
+      configMap('c2'),
+      configMap('c3'),
+      secret('s1'),
+      configMap('c4'),
+    ]);
+    expect(applied.map((a) => a.name)).toEqual(['c1', 'c2', 'c3', 's1', 'c4']);
+    expect(recorder.maxInFlight).toBe(3);
+    const at = (entry: string) => recorder.log.indexOf(entry);
+    for (const name of ['c1', 'c2', 'c3']) expect(at(`end ${name}`)).toBeLessThan(at('start s1'));
+    expect(at('end s1')).toBeLessThan(at('start c4'));
+  });
+
+  it('writes a name given twice one after the other, so the later manifest wins', async () => {
+    const { recorder, t } = await recording();
+    await apply(t, [configMap('twice', { v: 'first' }), configMap('twice', { v: 'second' })]);
+    expect(recorder.maxInFlight).toBe(1);
+    expect(await get('/api/v1/namespaces/runs/configmaps/twice')).toHaveProperty('data', { v: 'second' });
+  });
+
+  it('a failed write: the rest of its run is written, the runs after it are not, and the error is the failed one', async () => {
+    const { t } = await recording();
+    const failed = apply(t, [
+      configMap('before-bad'),
+      configMap('Not_A_Name'),
+      configMap('after-bad'),
+      secret('never'),
+    ]);
+    await expect(failed).rejects.toThrow(KubeApiError);
+    await expect(failed).rejects.toThrow('Not_A_Name');
+    expect(await get('/api/v1/namespaces/runs/configmaps/before-bad')).toHaveProperty('data', { a: '1' });
+    expect(await get('/api/v1/namespaces/runs/configmaps/after-bad')).toHaveProperty('data', { a: '1' });
+    await expect(get('/api/v1/namespaces/runs/secrets/never')).rejects.toMatchObject({ status: 404 });
   });
 });
 

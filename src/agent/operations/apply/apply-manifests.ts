@@ -1,5 +1,6 @@
 // Applies a set of manifests to one account's cluster: Namespaces first, then CRDs (waiting until each
-// is Established, so custom resources in the same set resolve), then the rest in the given order.
+// is Established, so custom resources in the same set resolve), then the rest in the given order,
+// manifests of one kind in a row written at once (runsOf).
 // Each manifest goes server-side or client-side as the apply policy decides, or is recreated or
 // replaced as its strategy annotations ask. A namespaced manifest without a namespace goes to the
 // account's default namespace; one outside the account's namespaces is refused before any write.
@@ -116,6 +117,73 @@ async function writeManifest(
     : clientSideApply(target.http, resource, manifest, schema, options.signal);
 }
 
+/** Applies one manifest (its index in the request is `i`) and says what was written. */
+async function applyOne(
+  target: ApplyTarget,
+  given: Manifest,
+  i: number,
+  options: ApplyOptions,
+): Promise<AppliedObject> {
+  const resource = await target.resources.resolve(given.apiVersion, given.kind, options.signal);
+  // A namespaced object without a namespace goes where kubectl would put it (default-namespace.ts).
+  const manifest =
+    resource.namespaced && !given.metadata.namespace
+      ? { ...given, metadata: { ...given.metadata, namespace: target.defaultNamespace } }
+      : given;
+  checkNamespace(target, manifest, `manifests[${i}].metadata.namespace`);
+  const group = groupOf(manifest.apiVersion);
+  const policy = resolveApplyPolicy(target.config, target.account, {
+    kind: manifest.kind,
+    group,
+    annotations: manifest.metadata.annotations ?? {},
+  });
+  const result = await writeManifest(target, resource, manifest, policy, options);
+  const metadata = isRecord(result) && isRecord(result.metadata) ? result.metadata : {};
+  if (manifest.kind === 'CustomResourceDefinition') await waitEstablished(target, manifest, options);
+  return {
+    apiVersion: manifest.apiVersion,
+    kind: manifest.kind,
+    ...(resource.namespaced && manifest.metadata.namespace ? { namespace: manifest.metadata.namespace } : {}),
+    name: manifest.metadata.name,
+    mode: policy.serverSide ? 'server-side' : 'client-side',
+    uid: typeof metadata.uid === 'string' ? metadata.uid : '',
+    resourceVersion: typeof metadata.resourceVersion === 'string' ? metadata.resourceVersion : '',
+  };
+}
+
+/** Manifests of one kind in a row, at most this many written at once. */
+const RUN_CONCURRENCY = 8;
+
+/**
+ * The ordered manifests cut into runs written one after another; the manifests of one run are
+ * written at once. A run is manifests of one kind in a row: objects of one kind do not depend on
+ * each other at admission (a RoleBinding needs its Role, a Pod its ServiceAccount: different
+ * kinds, so the order between runs is kept). Namespaces and CRDs stay one at a time (a CRD is waited
+ * for until Established), and a name given twice starts a new run, so the later manifest still wins.
+ */
+function runsOf(ordered: Array<{ m: Manifest; i: number }>): Array<Array<{ m: Manifest; i: number }>> {
+  const runs: Array<Array<{ m: Manifest; i: number }>> = [];
+  let names = new Set<string>();
+  for (const item of ordered) {
+    const run = runs.at(-1);
+    const name = `${item.m.metadata.namespace ?? ''}/${item.m.metadata.name}`;
+    const joins =
+      run !== undefined &&
+      rank(item.m) === 2 &&
+      run[0]?.m.kind === item.m.kind &&
+      run[0]?.m.apiVersion === item.m.apiVersion &&
+      run.length < RUN_CONCURRENCY &&
+      !names.has(name);
+    if (joins) run.push(item);
+    else {
+      runs.push([item]);
+      names = new Set();
+    }
+    names.add(name);
+  }
+  return runs;
+}
+
 export async function applyManifests(
   target: ApplyTarget,
   raw: unknown[],
@@ -126,34 +194,14 @@ export async function applyManifests(
   for (const [i, m] of manifests.entries()) checkNamespace(target, m, `manifests[${i}].metadata.namespace`);
   const ordered = manifests.map((m, i) => ({ m, i })).sort((a, b) => rank(a.m) - rank(b.m) || a.i - b.i);
   const applied: AppliedObject[] = [];
-  for (const { m: given, i } of ordered) {
-    const resource = await target.resources.resolve(given.apiVersion, given.kind, options.signal);
-    // A namespaced object without a namespace goes where kubectl would put it (default-namespace.ts).
-    const manifest =
-      resource.namespaced && !given.metadata.namespace
-        ? { ...given, metadata: { ...given.metadata, namespace: target.defaultNamespace } }
-        : given;
-    checkNamespace(target, manifest, `manifests[${i}].metadata.namespace`);
-    const group = groupOf(manifest.apiVersion);
-    const policy = resolveApplyPolicy(target.config, target.account, {
-      kind: manifest.kind,
-      group,
-      annotations: manifest.metadata.annotations ?? {},
-    });
-    const result = await writeManifest(target, resource, manifest, policy, options);
-    const metadata = isRecord(result) && isRecord(result.metadata) ? result.metadata : {};
-    applied.push({
-      apiVersion: manifest.apiVersion,
-      kind: manifest.kind,
-      ...(resource.namespaced && manifest.metadata.namespace
-        ? { namespace: manifest.metadata.namespace }
-        : {}),
-      name: manifest.metadata.name,
-      mode: policy.serverSide ? 'server-side' : 'client-side',
-      uid: typeof metadata.uid === 'string' ? metadata.uid : '',
-      resourceVersion: typeof metadata.resourceVersion === 'string' ? metadata.resourceVersion : '',
-    });
-    if (manifest.kind === 'CustomResourceDefinition') await waitEstablished(target, manifest, options);
+  for (const run of runsOf(ordered)) {
+    // Every write of a run settles before the first failure is reported, so a failed deploy says
+    // which object failed and nothing of it is still being written when the operation ends.
+    const settled = await Promise.allSettled(run.map(({ m, i }) => applyOne(target, m, i, options)));
+    for (const outcome of settled) {
+      if (outcome.status === 'rejected') throw outcome.reason;
+      applied.push(outcome.value);
+    }
   }
   return applied;
 }
