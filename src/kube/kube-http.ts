@@ -5,7 +5,7 @@
 // line by line without holding objects.
 import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { HttpMethod, RequestContext } from '@kubernetes/client-node/dist/gen/http/http.js';
-import { fetch } from 'undici';
+import { type Dispatcher, getGlobalDispatcher } from 'undici';
 import { CodedError } from '../lib/coded-error.ts';
 import { errorCode, isRecord } from '../lib/is-record.ts';
 import { type RetryPolicy, withRetries } from '../lib/retry.ts';
@@ -106,11 +106,16 @@ export class KubeHttp {
       body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
     }
     try {
-      return await fetch(url, {
+      // The dispatcher's `request`, not undici's `fetch`: the same connection, without the WHATWG
+      // Request, Response and web-stream objects that fetch builds for every request and every
+      // chunk of a watch (docs/decisions.md, "Requests to the API server use undici's request").
+      const dispatcher = (context.getDispatcher() as Dispatcher | undefined) ?? getGlobalDispatcher();
+      return await dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: request.method,
         headers,
         body,
-        dispatcher: context.getDispatcher(),
         signal: request.signal,
       });
     } catch (error) {
@@ -139,14 +144,16 @@ export class KubeHttp {
 
   async #requestOnce(request: KubeRequest): Promise<KubeResponse> {
     const response = await this.#send(request);
-    this.#deps.onResponse?.(request.verb, response.status);
-    const text = await response.text();
+    const status = response.statusCode;
+    this.#deps.onResponse?.(request.verb, status);
+    const text = await response.body.text();
     // Some endpoints (OpenAPI v3) send JSON labelled text/plain: parse by shape, not by label.
-    const looksJson = /^\s*[[{]/.test(text) || (response.headers.get('content-type') ?? '').includes('json');
+    const looksJson =
+      /^\s*[[{]/.test(text) || String(response.headers['content-type'] ?? '').includes('json');
     let body: unknown = text;
     if (looksJson && text !== '') body = JSON.parse(text);
-    if (response.status >= 400) throw new KubeApiError(response.status, request.method, request.path, body);
-    return { status: response.status, body };
+    if (status >= 400) throw new KubeApiError(status, request.method, request.path, body);
+    return { status, body };
   }
 
   /** Streams watch events until the server ends the watch or `signal` aborts. */
@@ -158,24 +165,28 @@ export class KubeHttp {
       query: { ...query, watch: true },
       signal,
     });
-    this.#deps.onResponse?.('watch', response.status);
-    if (response.status >= 400 || response.body === null) {
-      const text = await response.text();
-      throw new KubeApiError(response.status, 'GET', path, text.startsWith('{') ? JSON.parse(text) : text);
+    this.#deps.onResponse?.('watch', response.statusCode);
+    if (response.statusCode >= 400) {
+      const text = await response.body.text();
+      throw new KubeApiError(
+        response.statusCode,
+        'GET',
+        path,
+        text.startsWith('{') ? JSON.parse(text) : text,
+      );
     }
     // Read a chunk only when the consumer wants the next event: while the agent's buffer is full the
-    // body stays unread, so TCP holds the API server back. (readline reads ahead without limit: with
-    // a thousand streaming lists waiting on a full buffer it queued hundreds of MiB of lines.) Lines
-    // stay bytes: each event's object goes on as the API server wrote it (watch-event.ts).
-    const reader = response.body.getReader();
+    // body stays unread (undici pauses the socket once its stream holds its high-water mark), so TCP
+    // holds the API server back. (readline reads ahead without limit: with a thousand streaming lists
+    // waiting on a full buffer it queued hundreds of MiB of lines.) Lines stay bytes: each event's
+    // object goes on as the API server wrote it (watch-event.ts).
+    const stream = response.body;
     // The start of a line whose end has not come yet: the chunks it spans (a large object spans many;
     // joining them once, when its end comes, copies each once).
     let partial: Buffer[] = [];
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+      for await (const value of stream) {
+        const chunk = value as Buffer;
         let start = 0;
         for (let end = chunk.indexOf(NEWLINE); end >= 0; end = chunk.indexOf(NEWLINE, start)) {
           const piece = chunk.subarray(start, end);
@@ -190,7 +201,8 @@ export class KubeHttp {
       const event = partial.length === 0 ? undefined : parseWatchLine(Buffer.concat(partial));
       if (event !== undefined) yield event;
     } finally {
-      await reader.cancel().catch(() => undefined);
+      // A consumer that stops early (or an abort) ends the request and frees its connection.
+      if (!stream.destroyed) stream.destroy();
     }
   }
 }
