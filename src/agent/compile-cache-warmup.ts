@@ -24,8 +24,10 @@ function sources(dir: string): string[] {
   });
 }
 
-// As bin/orch-agent.js does: the hooks first, so client-node and zod load as the agent loads them.
+// As bin/orch-agent.js does: the hooks first, so client-node, undici and zod load as the agent loads them.
 await import('../kube/slim-client-node.ts');
+await import('../kube/slim-undici.ts');
 await import('./config/slim-zod.ts');
 for (const file of [...sources(AGENT_DIR), ...sources(KUBE_DIR)]) await import(pathToFileURL(file).href);
 for (const name of LAZY_PACKAGES) await import(name);
+(await import('../kube/undici-core.ts')).loadFetch();
