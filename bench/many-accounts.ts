@@ -128,12 +128,40 @@ const INGESTED = 'cloudctl_cache_events_ingested_total';
 /** HTTP requests cloudctl answered: the tasks sent and every poll of them. */
 const HTTP_REQUESTS = 'cloudctl_http_requests_total';
 const introspectionSchema = z.array(z.object({ account: z.string(), totalObjects: z.number() }));
+const introspectionWithKindsSchema = z.array(
+  z.object({ account: z.string(), kinds: z.array(z.object({ kind: z.string(), count: z.number() })) }),
+);
 
 /** Objects cloudctl holds for the benchmark's accounts, counted by its database. */
 async function heldBy(cloudctl: CloudctlProcess): Promise<number> {
   const names = new Set(accounts);
   const records = await cloudctl.request('GET', '/cache/introspection', introspectionSchema);
   return records.filter((r) => names.has(r.account)).reduce((sum, r) => sum + r.totalObjects, 0);
+}
+
+/**
+ * Where cloudctl's store and the cluster differ, kind by kind: what one account should hold (the
+ * cluster's list) against what the accounts hold (fewest and most), for the kinds that differ.
+ */
+async function heldAgainstListed(cloudctl: CloudctlProcess, client: ApiClient): Promise<string> {
+  const listed = await rawList(client, WORKLOAD_PATHS);
+  const records = (
+    await cloudctl.request('GET', '/cache/introspection', introspectionWithKindsSchema)
+  ).filter((r) => accounts.includes(r.account));
+  const differing = WORKLOAD_PATHS.flatMap((path, i) => {
+    // WORKLOAD_PATHS and AGENT_KINDS name the same kinds in the same order.
+    const kind = AGENT_KINDS[i]?.toLowerCase();
+    const resource = path.split('/').at(-1) ?? path;
+    const held = records.map((r) => r.kinds.find((k) => k.kind.toLowerCase() === kind)?.count ?? 0);
+    const want = listed.perPath[i] ?? 0;
+    const off = held.filter((h) => h !== want).length;
+    return off === 0
+      ? []
+      : [
+          `${resource}: listed ${want}, held ${Math.min(...held)}–${Math.max(...held)} (${off} of ${held.length} accounts differ)`,
+        ];
+  });
+  return differing.length === 0 ? 'nothing now (it converged after the wait)' : differing.join('; ');
 }
 
 /**
@@ -508,8 +536,9 @@ try {
       },
       3 * 60_000,
       5000,
-    ).catch((error: unknown) => {
+    ).catch(async (error: unknown) => {
       log(error instanceof Error ? error.message : String(error));
+      log(`what differs: ${await heldAgainstListed(cloudctl, cluster.client)}`);
       return undefined;
     });
     const heapAfterLoad = {

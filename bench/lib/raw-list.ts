@@ -5,6 +5,8 @@ import type { ApiClient } from '../../test/cluster/api-client.ts';
 export interface RawListResult {
   ms: number;
   objects: number;
+  /** Objects listed per path, in the order given. */
+  perPath: number[];
 }
 
 interface Page {
@@ -30,5 +32,5 @@ async function listAll(client: ApiClient, path: string): Promise<number> {
 export async function rawList(client: ApiClient, paths: readonly string[]): Promise<RawListResult> {
   const started = performance.now();
   const counts = await Promise.all(paths.map((path) => listAll(client, path)));
-  return { ms: performance.now() - started, objects: counts.reduce((a, b) => a + b, 0) };
+  return { ms: performance.now() - started, objects: counts.reduce((a, b) => a + b, 0), perPath: counts };
 }
