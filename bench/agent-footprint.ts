@@ -221,10 +221,11 @@ async function measurePeer(binary: string, kubeconfigPath: string, auditLog: str
 // itself does not load Node's TypeScript stripper.
 const PROBE_STEPS: ReadonlyArray<readonly [label: string, specifier: string, loadedWhen: string]> = [
   ['slim-client-node.ts (hooks; the first .ts file)', './src/kube/slim-client-node.ts', 'always'],
+  ['slim-undici.ts (hooks)', './src/kube/slim-undici.ts', 'always'],
   ['slim-zod.ts (hooks)', './src/agent/config/slim-zod.ts', 'always'],
   ['zod', 'zod', 'always'],
   ['prom-client', 'prom-client', 'always'],
-  ['undici (npm)', 'undici', 'always'],
+  ['undici (npm; its dispatchers and request, undici-core.ts)', 'undici', 'always'],
   ['@grpc/grpc-js', '@grpc/grpc-js', 'always'],
   ['@grpc/proto-loader', '@grpc/proto-loader', 'always'],
   ['pino', 'pino', 'always'],

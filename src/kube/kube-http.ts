@@ -6,6 +6,7 @@
 import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { HttpMethod, RequestContext } from '@kubernetes/client-node/dist/gen/http/http.js';
 import { type Dispatcher, getGlobalDispatcher } from 'undici';
+import pkg from '../../package.json' with { type: 'json' };
 import { CodedError } from '../lib/coded-error.ts';
 import { errorCode, isRecord } from '../lib/is-record.ts';
 import { type RetryPolicy, withRetries } from '../lib/retry.ts';
@@ -15,6 +16,13 @@ import { shareDispatchers } from './shared-dispatchers.ts';
 import { parseWatchLine, type WatchEvent } from './watch-event.ts';
 
 const NEWLINE = 0x0a;
+
+/**
+ * Who is asking, in the API server's audit log and metrics: as client-go's clients name themselves
+ * (`kubectl/v1.31.0 (linux/amd64) kubernetes/…`), so a cluster's admins can tell the agent's requests
+ * from their other clients'.
+ */
+const USER_AGENT = `orch-agent/${pkg.version} (${process.platform}/${process.arch}) node/${process.version}`;
 
 export type KubeVerb =
   | 'get'
@@ -95,6 +103,7 @@ export class KubeHttp {
     const context = new RequestContext(url.toString(), HttpMethod[request.method]);
     await this.#kc.applySecurityAuthentication(context);
     const headers: Record<string, string> = {
+      'user-agent': USER_AGENT,
       ...context.getHeaders(),
       accept: request.accept ?? 'application/json',
     };
