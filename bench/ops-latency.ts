@@ -10,7 +10,7 @@
 //   another from a running process (bench/peers/informer, its `apply` command), timed by that process;
 // - the limit: the ten bare server-side-apply requests, one after another on a warm connection.
 // Each run changes a label on every object, so each apply really writes. Usage:
-//   node bench/ops-latency.ts [--runs 50] [--warmup 3] [--poll-ms 10]
+//   node bench/ops-latency.ts [--runs 50] [--warmup 3] [--poll-ms 10] [--database pglite|postgres]
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ import { parseArgs, promisify } from 'node:util';
 import { dump } from 'js-yaml';
 import { hashToken } from '../src/cloudctl/index.ts';
 import { type Cluster, startCluster } from '../test/cluster/cluster.ts';
+import { startPostgres } from '../test/support/postgres-server.ts';
 import {
   ACCOUNT,
   type BenchControlPlane,
@@ -37,8 +38,11 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '50' },
     warmup: { type: 'string', default: '3' },
     'poll-ms': { type: 'string', default: '10' },
+    database: { type: 'string', default: 'pglite' },
   },
 });
+if (values.database !== 'pglite' && values.database !== 'postgres')
+  throw new Error(`--database: pglite or postgres, not ${values.database}`);
 const runs = Number(values.runs);
 const warmup = Number(values.warmup);
 const pollMs = Number(values['poll-ms']);
@@ -230,6 +234,7 @@ function report(samples: number[][], timings: readonly TaskTiming[]): void {
   const p50 = percentile(ours, 50) / percentile(go, 50);
   log(`${runs} runs each, after ${warmup} warm-up runs each; task polled every ${pollMs} ms`);
   const polls = timings.map((t) => t.polls);
+  log(`cloudctl's database: ${values.database === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)'}`);
   log(`GET /task/{id} per deploy: median ${median(polls)}, max ${Math.max(...polls)}`);
   const accepted = fixed(
     percentile(
@@ -286,7 +291,12 @@ const peerBinary = await buildInformerPeer();
 const dir = mkdtempSync(join(tmpdir(), 'orch-agent-bench-'));
 const userToken = randomBytes(24).toString('hex');
 const cluster = await startCluster({ nodes: 2, log });
-const controlPlane = await startBenchControlPlane(dir, undefined, { userTokenHash: hashToken(userToken) });
+// cloudctl stores tasks and operations in its embedded database (PGlite, in the benchmark's process)
+// or, as a deployment with replicas does, in PostgreSQL.
+const postgres = values.database === 'postgres' ? await startPostgres() : undefined;
+const controlPlane = await startBenchControlPlane(dir, postgres?.url, {
+  userTokenHash: hashToken(userToken),
+});
 const client = startTaskClient();
 // No informers: the peer only applies.
 const peer = startInformerPeer({ binary: peerBinary, kubeconfig: cluster.kubeconfigPath, kinds: [] });
@@ -347,6 +357,7 @@ try {
   await peer.stop();
   await client.close();
   await controlPlane.close();
+  await postgres?.stop();
   await cluster.stop();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -165,7 +165,10 @@ export class TaskRunner {
       if (resultObject !== undefined) task.resultObjects.push(resultObject);
       task.history.push({ phase: step.phase, status: `${step.name} succeeded` });
       task.nextStep = index + 1;
-      await this.#save(task);
+      // The last step's progress is saved with the task's completion, just below: one write less
+      // before a client can see the task done. A restart in between carries the task on at that step,
+      // whose operation id is stored, and takes the operation's stored result (#execute).
+      if (task.nextStep < task.steps.length) await this.#save(task);
     }
     this.#resumed.delete(task.id);
     task.state = 'COMPLETED';
