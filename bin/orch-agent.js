@@ -12,7 +12,9 @@ if (major < 22 || (major === 22 && minor < 18)) {
 // most of the ~1 s of parsing and compiling the sources and libraries. Unwritable: silently off.
 const { enableCompileCache } = await import('node:module');
 enableCompileCache?.();
-// Before anything imports @kubernetes/client-node, undici or zod: only the parts the agent uses are loaded.
+// Before anything imports a built-in, @kubernetes/client-node, undici or zod: only the parts the agent
+// uses are loaded.
+await import('../src/agent/slim-builtins.ts');
 await import('../src/kube/slim-client-node.ts');
 await import('../src/kube/slim-undici.ts');
 await import('../src/agent/config/slim-zod.ts');

@@ -24,7 +24,9 @@ function sources(dir: string): string[] {
   });
 }
 
-// As bin/orch-agent.js does: the hooks first, so client-node, undici and zod load as the agent loads them.
+// As bin/orch-agent.js does: the hooks first, so built-ins, client-node, undici and zod load as the
+// agent loads them.
+await import('./slim-builtins.ts');
 await import('../kube/slim-client-node.ts');
 await import('../kube/slim-undici.ts');
 await import('./config/slim-zod.ts');
