@@ -2,7 +2,10 @@
 // in the same run: the time from spawning it to its first list request reaching the API server and
 // to being ready (synced), its idle RSS with a breakdown, and what each part it loads costs. Usage:
 //   node bench/agent-footprint.ts [--objects 100] [--reps 5] [--idle-seconds 10] [--probe-runs 3]
-//                                 [--skip-probe] [--skip-cluster] [--cpu-prof DIR]
+//                                 [--skip-probe] [--skip-cluster] [--cpu-prof DIR] [--residency]
+// --residency: in the last warm start, which parts of the Node executable are resident, idle
+// (executable-residency.ts: /proc pagemap and the executable's symbols; needs readelf and nm), and
+// what the agent's V8 heap holds (a heap snapshot from its pprof port, heap-snapshot-summary.ts).
 // --cpu-prof DIR: each agent writes a CPU profile of its whole life there (node --cpu-prof), for
 // seeing where its start-up goes (open in Chrome's DevTools).
 // The agent watches ConfigMaps in every namespace (N of them in 10 namespaces, plus the cluster's
@@ -20,6 +23,8 @@ import { z } from 'zod';
 import { AGENT_ENV, AGENT_NODE_FLAGS } from '../src/agent/agent-runtime.ts';
 import { startCluster } from '../test/cluster/cluster.ts';
 import { startAgentProcess, startBenchControlPlane, waitFor, within } from './lib/bench-system.ts';
+import { type ExecutableResidency, executableResidency } from './lib/executable-residency.ts';
+import { type HeapSummary, summarizeHeapSnapshot } from './lib/heap-snapshot-summary.ts';
 import { type MemoryMap, memoryMap } from './lib/memory-map.ts';
 import { populate } from './lib/populate.ts';
 import { storedObjects } from './lib/store-probe.ts';
@@ -35,6 +40,7 @@ const { values } = parseArgs({
     'skip-probe': { type: 'boolean', default: false },
     'skip-cluster': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
+    residency: { type: 'boolean', default: false },
   },
 });
 const objects = Number(values.objects);
@@ -133,7 +139,13 @@ async function scrape(url: string): Promise<Map<string, number>> {
   return samples;
 }
 
-async function measureAgent(dir: string, kubeconfigPath: string, expected: number, auditLog: string) {
+async function measureAgent(
+  dir: string,
+  kubeconfigPath: string,
+  expected: number,
+  auditLog: string,
+  residency = false,
+) {
   const controlPlane = await startBenchControlPlane(dir);
   const stored = storedObjects(controlPlane.plane.store.cache);
   const audit = markAudit(auditLog);
@@ -161,12 +173,19 @@ async function measureAgent(dir: string, kubeconfigPath: string, expected: numbe
     const first = await firstRequests(audit, (ua) => !CLUSTER_AGENTS.test(ua));
     await sleep(idleMs);
     const map = memoryMap(agent.pid);
+    const resident = residency
+      ? {
+          executable: executableResidency(agent.pid),
+          heap: summarizeHeapSnapshot(await (await fetch(`${agent.pprofUrl}/heapsnapshot`)).text()),
+        }
+      : undefined;
     const metrics = await scrape(agent.metricsUrl);
     const pick = (name: string) => metrics.get(name) ?? Number.NaN;
     const space = (name: string) => pick(`nodejs_heap_space_size_used_bytes{space="${name}"}`);
     const spaceTotal = (name: string) => pick(`nodejs_heap_space_size_total_bytes{space="${name}"}`);
     return {
       userAgent: first.userAgent,
+      resident,
       start: {
         firstRequestMs: first.firstMs,
         firstListMs: first.listMs,
@@ -344,6 +363,41 @@ async function importProbe(): Promise<string> {
   ].join('\n');
 }
 
+/** The executable's resident pages of an idle agent, by section and by what the symbols there are. */
+function residencyTable(resident: ExecutableResidency): string {
+  const rows = resident.sections.flatMap(({ section, bytes, groups }) => [
+    [section, '', fixed(mib(bytes), 1)],
+    ...groups.filter((g) => g.bytes >= 256 * 1024).map((g) => ['', g.name, fixed(mib(g.bytes), 1)]),
+  ]);
+  return [
+    `### The Node executable in the idle agent: ${fixed(mib(resident.totalBytes), 1)} MiB resident (${resident.executable})`,
+    '',
+    table(['section', 'symbols (groups of 0.25 MiB or more)', 'resident, MiB'], rows),
+  ].join('\n');
+}
+
+/** What the idle agent's V8 heap holds (a snapshot taken after the residency was read). */
+function heapTable(heap: HeapSummary): string {
+  return [
+    `### The idle agent's V8 heap, from a heap snapshot: ${fixed(mib(heap.totalBytes), 1)} MiB`,
+    '',
+    table(
+      ['node type', 'MiB'],
+      heap.byType.filter((t) => t.bytes >= 64 * 1024).map((t) => [t.type, fixed(mib(t.bytes), 2)]),
+    ),
+    '',
+    `Strings of 20 KiB or more: ${heap.long.count}, ${fixed(mib(heap.long.bytes), 1)} MiB; the largest:`,
+    '',
+    table(
+      ['KiB', 'starts with'],
+      heap.long.largest.map((l) => [
+        fixed(l.bytes / 1024, 0),
+        `\`${l.start.replaceAll('`', "'").replaceAll('|', '/')}\``,
+      ]),
+    ),
+  ].join('\n');
+}
+
 function startTables(agentCold: Start, agent: Start[], peer: Start[]): string {
   const med = (starts: Start[], pick: (s: Start) => number) => median(starts.map(pick));
   const secs = (ms: number) => fixed(ms / 1000, 3);
@@ -445,8 +499,16 @@ try {
       const agent: Start[] = [];
       const peer: Start[] = [];
       let agentCold: Start | undefined;
+      let residency: { executable: ExecutableResidency; heap: HeapSummary } | undefined;
       for (let rep = 0; rep <= reps; rep++) {
-        const measured = await measureAgent(dir, cluster.kubeconfigPath, expected, auditLog);
+        const measured = await measureAgent(
+          dir,
+          cluster.kubeconfigPath,
+          expected,
+          auditLog,
+          values.residency && rep === reps,
+        );
+        if (measured.resident !== undefined) residency = measured.resident;
         log(
           `rep ${rep}${rep === 0 ? ' (cold cache)' : ''}: agent first list ${measured.start.firstListMs} ms, ready ${measured.start.readyMs.toFixed(0)} ms, idle RSS ${mib(measured.start.rssBytes).toFixed(1)} MiB (user agent ${measured.userAgent})`,
         );
@@ -463,6 +525,8 @@ try {
       }
       if (agentCold === undefined) throw new Error('no runs');
       console.log(startTables(agentCold, agent, peer));
+      if (residency !== undefined)
+        console.log(`\n${residencyTable(residency.executable)}\n\n${heapTable(residency.heap)}`);
     } finally {
       await cluster.stop();
     }
