@@ -53,6 +53,16 @@ describe("the agent's start-up hooks", () => {
     expect(seen).toEqual([true, 'Not Found', 'function', true, true, '2d711642', false]);
   });
 
+  it('leave the packages loaded on demand working: the SOCKS agent (ES modules importing http, https, tls)', () => {
+    const seen = afterAgentImports(
+      true,
+      `const { SocksProxyAgent } = (await import('node:module')).createRequire(import.meta.url)('socks-proxy-agent');
+       const agent = new SocksProxyAgent('socks5://127.0.0.1:1080');
+       return [typeof agent.connect, agent.proxy.host, bundledUndici()];`,
+    );
+    expect(seen).toEqual(['function', '127.0.0.1', false]);
+  });
+
   it('load undici without fetch and the web APIs, and fetch on its first call', () => {
     const seen = afterAgentImports(
       true,
