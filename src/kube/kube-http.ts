@@ -69,6 +69,45 @@ export class KubeTransportError extends CodedError<'KUBE_UNREACHABLE'> {
   }
 }
 
+/**
+ * The answer, or the signal's reason as soon as it aborts. undici's `request` does not give up a
+ * connection being opened when its signal aborts (it waits out the connect timeout, 10 s; `fetch`
+ * rejected at once): a deadline or a shutdown must not wait for that. An answer that comes after the
+ * abort is dropped, its body destroyed so its connection is freed.
+ */
+function untilAborted(
+  pending: Promise<Dispatcher.ResponseData>,
+  signal: AbortSignal,
+): Promise<Dispatcher.ResponseData> {
+  const drop = () => {
+    pending.then(
+      (late) => late.body.destroy(),
+      () => undefined,
+    );
+  };
+  if (signal.aborted) {
+    drop();
+    return Promise.reject(signal.reason);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      drop();
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (answer) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(answer);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 export interface KubeHttpDeps {
   /** Called once per answered request, for the requests metric. */
   onResponse?: (verb: KubeVerb, code: number) => void;
@@ -119,7 +158,7 @@ export class KubeHttp {
       // Request, Response and web-stream objects that fetch builds for every request and every
       // chunk of a watch (docs/decisions.md, "Requests to the API server use undici's request").
       const dispatcher = (context.getDispatcher() as Dispatcher | undefined) ?? getGlobalDispatcher();
-      return await dispatcher.request({
+      const pending = dispatcher.request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: request.method,
@@ -127,6 +166,7 @@ export class KubeHttp {
         body,
         signal: request.signal,
       });
+      return await (request.signal === undefined ? pending : untilAborted(pending, request.signal));
     } catch (error) {
       if (request.signal?.aborted) throw error;
       this.#deps.onResponse?.(request.verb, 0);
