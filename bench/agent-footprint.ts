@@ -365,14 +365,16 @@ async function importProbe(): Promise<string> {
 
 /** The executable's resident pages of an idle agent, by section and by what the symbols there are. */
 function residencyTable(resident: ExecutableResidency): string {
-  const rows = resident.sections.flatMap(({ section, bytes, groups }) => [
-    [section, '', fixed(mib(bytes), 1)],
-    ...groups.filter((g) => g.bytes >= 256 * 1024).map((g) => ['', g.name, fixed(mib(g.bytes), 1)]),
-  ]);
+  const rows = resident.sections
+    .filter((s) => s.bytes >= 100 * 1024)
+    .flatMap(({ section, bytes, groups }) => [
+      [section, '', fixed(mib(bytes), 1)],
+      ...groups.filter((g) => g.bytes >= 256 * 1024).map((g) => ['', g.name, fixed(mib(g.bytes), 1)]),
+    ]);
   return [
     `### The Node executable in the idle agent: ${fixed(mib(resident.totalBytes), 1)} MiB resident (${resident.executable})`,
     '',
-    table(['section', 'symbols (groups of 0.25 MiB or more)', 'resident, MiB'], rows),
+    table(['section (0.1 MiB or more)', 'symbols (groups of 0.25 MiB or more)', 'resident, MiB'], rows),
   ].join('\n');
 }
 
