@@ -493,6 +493,73 @@ describe('what POST /ops refuses', () => {
 });
 
 describe('tasks across a cloudctl restart', () => {
+  it("completes a task stopped between its last step's result and its completion, without sending the operation again", async () => {
+    // A task's last step is saved with its completion (task-runner.ts): a stop in between leaves the
+    // task STARTED at that step, with its operation's result stored. Made here by putting a finished
+    // task back in that state through the store, then starting cloudctl again on the same database.
+    const dataDir = mkdtempSync(join(tmpdir(), 'cloudctl-tasks-'));
+    try {
+      const first = await startTestControlPlane({ database: { dataDir } });
+      const firstAgent = new TestAgent(first.address, { token: AGENT_TOKEN });
+      await firstAgent.connect(helloFor('agent-1', ['ops-gap']));
+      const started = await apiClient(first.url, USERS.ops.token).post('/ops/deleteManifest', {
+        account: 'ops-gap',
+        manifestName: 'configMap settings',
+        location: 'default',
+      });
+      await succeedNext(firstAgent);
+      const finished = await taskWhen(
+        apiClient(first.url, USERS.ops.token),
+        started.body.id,
+        (t) => t.status.completed,
+      );
+      const stored = await first.plane.store.tasks.get(started.body.id);
+      if (stored === undefined) throw new Error('task not stored');
+      await first.plane.store.tasks.update(
+        stored.id,
+        {
+          ...stored,
+          state: 'STARTED',
+          nextStep: stored.steps.length - 1,
+          // Without the step's "succeeded" and the completion, as the save before sending left it.
+          history: stored.history.slice(0, -2),
+          resultObjects: [],
+        },
+        new Date(),
+      );
+      firstAgent.close();
+      await first.close();
+
+      const second = await startTestControlPlane({ database: { dataDir } });
+      try {
+        const agent = new TestAgent(second.address, { token: AGENT_TOKEN });
+        testAgents.track(agent);
+        await agent.connect(helloFor('agent-1', ['ops-gap']));
+        const task = await taskWhen(
+          apiClient(second.url, USERS.ops.token),
+          started.body.id,
+          (t) => t.status.completed,
+        );
+        expect(task.status.failed).toBe(false);
+        expect(task.history.map((h: { status: string }) => h.status)).toEqual(
+          expect.arrayContaining([
+            'Resuming after a cloudctl restart',
+            'deleteManifest succeeded',
+            'Orchestration completed.',
+          ]),
+        );
+        // The same answer as the first time: the stored result, read again, not a new run.
+        expect(finished.resultObjects).toHaveLength(1);
+        expect(task.resultObjects).toEqual(finished.resultObjects);
+        expect(agent.received.filter((m) => m.message === 'operation')).toHaveLength(0);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('carries on a task whose operation was sent before the restart, and finishes it once the agent reports', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cloudctl-tasks-'));
     try {
