@@ -12,7 +12,7 @@ const FACE = 'orch-agent-builtin:';
 const FACED: ReadonlySet<string> = new Set(['http', 'https', 'tls', 'crypto']);
 
 /** The face's source: the module, and each plain export under its own name (any string is a name). */
-export function builtinFace(name: string): string {
+function builtinFace(name: string): string {
   const module = process.getBuiltinModule(`node:${name}`) as Record<string, unknown>;
   const plain = Object.entries(Object.getOwnPropertyDescriptors(module))
     .filter(([key, descriptor]) => !('get' in descriptor) && key !== 'default')

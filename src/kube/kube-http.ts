@@ -10,6 +10,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { CodedError } from '../lib/coded-error.ts';
 import { errorCode, isRecord } from '../lib/is-record.ts';
 import { type RetryPolicy, withRetries } from '../lib/retry.ts';
+import { abortableSettlers } from '../lib/signalled-wait.ts';
 import type { BearerTokenSource } from './google-token-source.ts';
 import { KubeApiError } from './kube-api-error.ts';
 import { shareDispatchers } from './shared-dispatchers.ts';
@@ -79,33 +80,12 @@ function untilAborted(
   pending: Promise<Dispatcher.ResponseData>,
   signal: AbortSignal,
 ): Promise<Dispatcher.ResponseData> {
-  const drop = () => {
-    pending.then(
-      (late) => late.body.destroy(),
-      () => undefined,
-    );
-  };
-  if (signal.aborted) {
-    drop();
-    return Promise.reject(signal.reason);
-  }
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      drop();
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    pending.then(
-      (answer) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(answer);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+  const settlers = abortableSettlers<Dispatcher.ResponseData>(signal);
+  pending.then((answer) => {
+    if (signal.aborted) answer.body.destroy();
+    else settlers.resolve(answer);
+  }, settlers.reject);
+  return settlers.promise;
 }
 
 export interface KubeHttpDeps {

@@ -1,6 +1,6 @@
 // What the watch path needs to know of a Kubernetes object, read from its JSON bytes without
-// building the object: its type, name, namespace and resource version, and where its managedFields are (the part scrubbing
-// cuts out). The rest of the bytes go on as the API server wrote them.
+// building the object: its type, name, namespace and resource version, and where its managedFields
+// are (the part scrubbing cuts out). The rest of the bytes go on as the API server wrote them.
 import { forEachMember, JsonScanError, keyIs, pastValue, skipSpace, stringAt } from './json-scan.ts';
 
 export interface ObjectHead {
