@@ -4,6 +4,7 @@
 // deadline and report the rest as failed, close the listeners, flush logs.
 import { Registry } from 'prom-client';
 import pkg from '../../package.json' with { type: 'json' };
+import type { CliIo } from '../lib/cli-io.ts';
 import type { Log } from '../lib/log.ts';
 import {
   type AccountClusters,
@@ -12,7 +13,6 @@ import {
   type Accounts,
   createAccounts,
 } from './accounts/index.ts';
-import type { CliIo } from './cli/cli-io.ts';
 import type { LoadedConfig } from './config/index.ts';
 import { ControlPlaneConnection, identityFromEnv } from './connection/index.ts';
 import {

@@ -2,9 +2,9 @@
 // stop that delivers a signal: what every test of a whole agent shares.
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CliIo } from '../../src/agent/cli/cli-io.ts';
 import { formatIssue, loadConfig } from '../../src/agent/config/index.ts';
 import { type AgentRuntime, runAgent } from '../../src/agent/main.ts';
+import type { CliIo } from '../../src/lib/cli-io.ts';
 import { writeConfig } from './config/config-fixture.ts';
 
 export interface LogEntry {

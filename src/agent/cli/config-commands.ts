@@ -1,6 +1,7 @@
 // `config validate` and `config print`.
+import type { CliIo } from '../../lib/cli-io.ts';
+import { EXIT } from '../../lib/command-line.ts';
 import { formatIssue, loadConfig, printEffectiveConfig } from '../config/index.ts';
-import { type CliIo, EXIT } from './cli-io.ts';
 
 export async function validateCommand(file: string, io: CliIo): Promise<number> {
   const loaded = await loadConfig(file, { fetchSecrets: false, env: io.env });

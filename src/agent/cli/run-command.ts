@@ -1,9 +1,10 @@
 // `run --config FILE`: load the config with secrets, check the files it names, then hand over to the
 // agent's main loop until a stop signal.
+import type { CliIo } from '../../lib/cli-io.ts';
+import { EXIT } from '../../lib/command-line.ts';
 import { checkReferencedFiles, formatIssue, loadConfig } from '../config/index.ts';
 import { runAgent } from '../main.ts';
 import { SideServerError } from '../observability/index.ts';
-import { type CliIo, EXIT } from './cli-io.ts';
 
 export async function runCommand(file: string, io: CliIo): Promise<number> {
   // Listen for stop signals before anything starts, so a signal during start-up is not lost.

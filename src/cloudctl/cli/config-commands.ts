@@ -1,7 +1,8 @@
 // `config validate FILE` and `config print FILE`.
+import type { CliIo } from '../../lib/cli-io.ts';
+import { EXIT } from '../../lib/command-line.ts';
 import { formatIssue } from '../../lib/config-issue.ts';
 import { loadConfig, printEffectiveConfig } from '../config/index.ts';
-import { type CliIo, EXIT } from './cli-io.ts';
 import { configAccounts } from './config-accounts.ts';
 
 function plural(count: number, noun: string): string {

@@ -9,11 +9,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { dump, load } from 'js-yaml';
 import { z } from 'zod';
-import { UsageError } from '../../lib/command-line.ts';
+import type { CliIo } from '../../lib/cli-io.ts';
+import { EXIT, UsageError } from '../../lib/command-line.ts';
 import { formatIssue } from '../../lib/config-issue.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import { type LoadedDeployment, loadDeploymentFile } from '../deployments/index.ts';
-import { type CliIo, EXIT } from './cli-io.ts';
 
 export const DEFAULT_SERVER = 'http://localhost:7002';
 

@@ -1,14 +1,15 @@
 // Parses cloudctl's command line and dispatches. Usage errors exit 2 with a pointer to --help.
 
+import type { CliIo } from '../../lib/cli-io.ts';
 import {
   answeredHelpOrVersion,
   configSubcommand,
   daemonConfigFile,
+  EXIT,
   parseCommandLine,
   UsageError,
   withUsageErrors,
 } from '../../lib/command-line.ts';
-import { type CliIo, EXIT } from './cli-io.ts';
 import { printCommand, validateCommand } from './config-commands.ts';
 import { deployCommand, parseDeployCommandLine } from './deploy-command.ts';
 import { USAGE } from './help.ts';

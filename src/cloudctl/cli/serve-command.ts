@@ -2,11 +2,12 @@
 // start the control plane, run until a stop signal. A reference that cannot be resolved stops the
 // start like any config error: at its line, naming the engine and the reference, never a value.
 import pino from 'pino';
+import type { CliIo } from '../../lib/cli-io.ts';
+import { EXIT } from '../../lib/command-line.ts';
 import { formatIssue } from '../../lib/config-issue.ts';
 import { checkReferencedFiles, loadConfig, type ResolvedConfig, resolveConfig } from '../config/index.ts';
 import { startControlPlane } from '../control-plane.ts';
 import { CloudctlError } from '../errors.ts';
-import { type CliIo, EXIT } from './cli-io.ts';
 import { type ConfigAccounts, configAccounts } from './config-accounts.ts';
 
 /** The config ready to start with, or false once its problems are written to stderr. */

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll } from 'vitest';
-import type { CliIo } from '../../../src/agent/cli/cli-io.ts';
 import { runCli } from '../../../src/agent/cli/run-cli.ts';
+import type { CliIo } from '../../../src/lib/cli-io.ts';
 
 const created: string[] = [];
 afterAll(() => {

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../../../src/agent/cli/cli-io.ts';
 import { formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
 import { runAgent } from '../../../src/agent/main.ts';
+import type { CliIo } from '../../../src/lib/cli-io.ts';
 import { freePort } from '../../cluster/free-port.ts';
 import { writeConfig } from './config-fixture.ts';
 
