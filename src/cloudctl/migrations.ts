@@ -11,7 +11,11 @@ import {
 import { type DeploymentTables, deploymentsMigration } from './deployments/index.ts';
 import { type DynamicAccountTables, dynamicAccountsMigration } from './dynamic-accounts/index.ts';
 import { type OAuthTables, oauthMigration } from './oauth/index.ts';
-import { createOperationTables, type OperationTables } from './operations/index.ts';
+import {
+  createOperationTables,
+  type OperationTables,
+  operationErrorCodeMigration,
+} from './operations/index.ts';
 import { type ReadModelTables, readModelMigration } from './read-model/index.ts';
 import { type ReplicaTables, replicaMigration } from './replicas/index.ts';
 import { createSessionTables, type SessionTables } from './sessions/index.ts';
@@ -51,4 +55,5 @@ export const CLOUDCTL_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0010_deployments': deploymentsMigration,
   '0011_credentials_config_file': credentialsConfigFileMigration,
   '0012_cache_body_text': cacheBodyTextMigration,
+  '0013_operation_error_code': operationErrorCodeMigration,
 };

@@ -1,24 +1,36 @@
 // The agent <-> cloudctl contract that is not in the .proto files: the JSON both programs put inside
-// them. The account definition, the operation payloads the agent's handlers accept, and their
-// types. Both programs import it; it imports neither. Other folders import from here only.
+// them. The account definition, and the operation channel: each operation type with its payload and
+// result schemas, and the error codes a failure carries. Both programs import it; it imports neither.
+// Other folders import from here only.
 export { accountSchemaAC, accountSchemaB, checkAccount } from './account.ts';
-export type { AccountDescription, ObjectRef, OperationPayload, OperationType } from './operation-payloads.ts';
+export type { OperationErrorCode, OperationFailure } from './operation-errors.ts';
 export {
-  accountDescriptionSchema,
-  deleteObjectsPayload,
-  deletePayload,
-  deleteSelectedPayload,
-  deployPayload,
-  describeAccountPayload,
-  eventsPayload,
-  getPayload,
-  httpRequestPayload,
-  listPayload,
-  logsPayload,
-  patchPayload,
-  rolloutPayload,
-  runJobPayload,
-  scalePayload,
-} from './operation-payloads.ts';
+  ABSENT_CODES,
+  describeFailure,
+  OPERATION_ERROR_CODES,
+  operationErrorCode,
+  operationFailureSchema,
+} from './operation-errors.ts';
+export type { AccountDescription, ObjectRef } from './operation-payloads.ts';
+export { accountDescriptionSchema, objectRefSchema } from './operation-payloads.ts';
+export type { AppliedObject } from './operation-results.ts';
+export { kubeObjectSchema } from './operation-results.ts';
+export type {
+  Checked,
+  HandlerResult,
+  OperationCall,
+  OperationPayload,
+  OperationResult,
+  OperationType,
+  ParsedPayload,
+} from './operations.ts';
+export {
+  checkPayload,
+  checkResult,
+  isOperationType,
+  OPERATION_TYPES,
+  OPERATIONS,
+  operationCallSchema,
+} from './operations.ts';
 export type { Permissions } from './permissions.ts';
 export { permissionsSchema } from './permissions.ts';

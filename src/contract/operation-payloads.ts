@@ -1,7 +1,7 @@
 // The payload of each operation type, as JSON inside the proto's `Operation.payload`: what the agent's
 // handler for that type accepts (it validates with these schemas), and so what cloudctl may send
-// (it types its payloads with `OperationPayload<T>`, the schema's input: defaulted fields optional).
-// A field changed here changes both programs at once, and the compiler shows each sender to fix.
+// (operations.ts pairs each type with its payload and result schemas). A field changed here changes
+// both programs at once, and the compiler shows each sender to fix.
 import { z } from 'zod';
 
 /** The reference to one object that most operations take. */
@@ -139,26 +139,3 @@ export const httpRequestPayload = z.object({
     .max(16 << 20)
     .default(1 << 20),
 });
-
-/** Each operation type with its payload schema; the agent registers one handler per entry. */
-export const OPERATION_PAYLOADS = {
-  deploy: deployPayload,
-  delete: deletePayload,
-  deleteSelected: deleteSelectedPayload,
-  deleteObjects: deleteObjectsPayload,
-  scale: scalePayload,
-  patch: patchPayload,
-  rollout: rolloutPayload,
-  runJob: runJobPayload,
-  get: getPayload,
-  list: listPayload,
-  describeAccount: describeAccountPayload,
-  events: eventsPayload,
-  logs: logsPayload,
-  httpRequest: httpRequestPayload,
-} as const;
-
-export type OperationType = keyof typeof OPERATION_PAYLOADS;
-
-/** What a sender writes for an operation of type `T`: fields with a default may be left out. */
-export type OperationPayload<T extends OperationType> = z.input<(typeof OPERATION_PAYLOADS)[T]>;

@@ -192,16 +192,19 @@ export class ControlPlaneConnection {
         'operation result too large to send; reported as failed',
       );
     const error = tooLarge
-      ? `RESULT_TOO_LARGE: the result is ${mebibytes(body.length)} MiB of JSON, more than the ${mebibytes(MAX_RESULT_BYTES)} MiB one result may carry; ask for less (a namespace, a label selector)`
-      : result.error === undefined
-        ? ''
-        : `${result.error.code}: ${result.error.message}${result.error.path === undefined ? '' : ` (at ${result.error.path})`}`;
+      ? {
+          code: 'RESULT_TOO_LARGE' as const,
+          message: `the result is ${mebibytes(body.length)} MiB of JSON, more than the ${mebibytes(MAX_RESULT_BYTES)} MiB one result may carry; ask for less (a namespace, a label selector)`,
+        }
+      : result.error;
     this.#outbox.add({
       operationId: result.id,
       account: account ?? this.#operationAccounts.get(result.id) ?? '',
       outcome: result.ok && !tooLarge ? 'SUCCEEDED' : 'FAILED',
       result: tooLarge ? Buffer.alloc(0) : body,
-      error,
+      error: error?.message ?? '',
+      errorCode: error?.code ?? '',
+      errorPath: error?.path ?? '',
     });
   }
 

@@ -1,11 +1,10 @@
 // Operations sent by the control plane: the executor (idempotent by id, with deadlines), the
 // handlers, their coded errors, and the journal (in flight, recent, shutdown drain).
 export { HANDLERS } from './handlers/index.ts';
-export type { OperationErrorCode, OperationErrorInfo } from './operation-error.ts';
-export { OPERATION_ERROR_CODES, OperationError } from './operation-error.ts';
+export { OperationError } from './operation-error.ts';
 export type { Operation, OperationResult } from './operation-executor.ts';
 export { OperationExecutor, operationResultSchema, operationSchema } from './operation-executor.ts';
-export type { HandlerContext, RegisteredHandler } from './operation-handler.ts';
+export type { Handler, HandlerContext, HandlerRegistry } from './operation-handler.ts';
 export type { OperationOutcome, OperationRecord } from './operation-journal.ts';
 export { OperationJournal } from './operation-journal.ts';
 export type { OperationsDeps } from './operations-feature.ts';

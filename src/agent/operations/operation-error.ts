@@ -1,37 +1,11 @@
-// Operation failures, coded in one place so the control plane and users can act on them, and the
-// mapping from what went wrong (a Kubernetes answer, a bad payload, a deadline) to a code.
-import { z } from 'zod';
+// Operation failures with the contract's codes (src/contract/operation-errors.ts), so the control
+// plane and users can act on them, and the mapping from what went wrong (a Kubernetes answer, a bad
+// payload, a deadline) to a code.
+import type { OperationErrorCode, OperationFailure } from '../../contract/index.ts';
 import { KubeApiError, KubeConfigError, KubeTransportError, UnknownKindError } from '../../kube/index.ts';
 import { CodedError } from '../../lib/coded-error.ts';
 import { InvalidManifestError } from './apply/manifest.ts';
 import { ApplyConflictError } from './apply/server-side-apply.ts';
-
-export const OPERATION_ERROR_CODES = [
-  'INVALID_PAYLOAD',
-  'INVALID_MANIFEST',
-  'UNKNOWN_OPERATION',
-  'UNKNOWN_ACCOUNT',
-  'UNKNOWN_KIND',
-  'NOT_FOUND',
-  'FORBIDDEN',
-  'CONFLICT',
-  'INVALID',
-  'UNREACHABLE',
-  'SECRET_UNRESOLVED',
-  'DEADLINE_EXCEEDED',
-  'SHUTTING_DOWN',
-  'NOT_STARTED',
-  'FAILED',
-] as const;
-export type OperationErrorCode = (typeof OPERATION_ERROR_CODES)[number];
-
-export const operationErrorSchema = z.object({
-  code: z.enum(OPERATION_ERROR_CODES),
-  message: z.string(),
-  /** The offending field of a payload or manifest, when there is one. */
-  path: z.string().optional(),
-});
-export type OperationErrorInfo = z.infer<typeof operationErrorSchema>;
 
 export class OperationError extends CodedError<OperationErrorCode> {
   readonly path: string | undefined;
@@ -48,7 +22,7 @@ const BY_STATUS: Record<number, OperationErrorCode> = {
   422: 'INVALID',
 };
 
-export function toOperationError(error: unknown, signal?: AbortSignal): OperationErrorInfo {
+export function toOperationError(error: unknown, signal?: AbortSignal): OperationFailure {
   if (signal?.aborted) {
     const reason = signal.reason instanceof Error ? signal.reason : undefined;
     // The journal aborts with a coded error at shutdown; anything else that aborts is the deadline.

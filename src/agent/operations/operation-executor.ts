@@ -3,9 +3,10 @@
 // Operations are idempotent by id: a redelivered operation (a retry after a lost acknowledgement, a
 // reconnect) gets the first run's result, or waits for the run still in progress; it never runs twice.
 import { z } from 'zod';
+import { isOperationType, OPERATION_TYPES, operationFailureSchema } from '../../contract/index.ts';
 import type { AccountCluster } from '../accounts/index.ts';
-import { OperationError, operationErrorSchema, toOperationError } from './operation-error.ts';
-import type { RegisteredHandler } from './operation-handler.ts';
+import { OperationError, toOperationError } from './operation-error.ts';
+import { type HandlerRegistry, runHandler } from './operation-handler.ts';
 import type { OperationJournal } from './operation-journal.ts';
 
 export const operationSchema = z.object({
@@ -24,7 +25,7 @@ export const operationResultSchema = z.object({
   id: z.string(),
   ok: z.boolean(),
   result: z.unknown().optional(),
-  error: operationErrorSchema.optional(),
+  error: operationFailureSchema.optional(),
   durationMs: z.number(),
 });
 export type OperationResult = z.infer<typeof operationResultSchema>;
@@ -34,7 +35,7 @@ async function noSecrets(): Promise<string> {
 }
 
 export interface OperationExecutorDeps {
-  handlers: ReadonlyArray<RegisteredHandler>;
+  handlers: HandlerRegistry;
   clusterFor: (account: string) => AccountCluster | undefined;
   /** Why a served account has no cluster connection (its last failure), if it is served at all. */
   unavailableReason?: (account: string) => string | undefined;
@@ -50,16 +51,15 @@ export interface OperationExecutorDeps {
 
 export class OperationExecutor {
   readonly #deps: OperationExecutorDeps;
-  readonly #handlers: Map<string, RegisteredHandler>;
   readonly #runs = new Map<string, Promise<OperationResult>>();
 
   constructor(deps: OperationExecutorDeps) {
     this.#deps = deps;
-    this.#handlers = new Map(deps.handlers.map((h) => [h.type, h]));
   }
 
+  /** The operation types this agent carries out: every type of the contract. */
   get types(): string[] {
-    return [...this.#handlers.keys()].sort();
+    return [...OPERATION_TYPES].sort();
   }
 
   execute(operation: Operation): Promise<OperationResult> {
@@ -112,8 +112,8 @@ export class OperationExecutor {
       AbortSignal.timeout(operation.deadlineMs ?? this.#deps.defaultDeadlineMs),
     ]);
     try {
-      const handler = this.#handlers.get(operation.type);
-      if (handler === undefined) {
+      const { type } = operation;
+      if (!isOperationType(type)) {
         throw new OperationError(
           'UNKNOWN_OPERATION',
           `unknown operation type '${operation.type}'; known: ${this.types.join(', ')}`,
@@ -126,7 +126,7 @@ export class OperationExecutor {
           ? new OperationError('UNKNOWN_ACCOUNT', `this agent does not serve account '${operation.account}'`)
           : new OperationError('UNREACHABLE', `account '${operation.account}' is not connected: ${reason}`);
       }
-      const result = await handler.execute(operation.payload, {
+      const result = await runHandler(this.#deps.handlers, type, operation.payload, {
         cluster,
         signal,
         now: this.#deps.now,

@@ -1,8 +1,13 @@
-// What a handler is: an operation type, the zod schema of its payload, and the work. The work gets
-// the account's cluster and an abort signal that fires at the deadline or on shutdown. Handlers are
-// registered as `RegisteredHandler`s, which check the payload before running.
-import type { z } from 'zod';
-import type { OperationType } from '../../contract/index.ts';
+// What a handler is: the work of one operation type. It gets the payload already checked against the
+// contract's schema for its type (defaults filled in), the account's cluster and an abort signal that
+// fires at the deadline or on shutdown, and returns that type's result. Handlers are registered in a
+// registry keyed by operation type (handlers/index.ts), which the compiler holds complete.
+import {
+  checkPayload,
+  type HandlerResult,
+  type OperationType,
+  type ParsedPayload,
+} from '../../contract/index.ts';
 import type { AccountCluster } from '../accounts/index.ts';
 import { OperationError } from './operation-error.ts';
 
@@ -14,33 +19,29 @@ export interface HandlerContext {
   secret: (reference: string) => Promise<string>;
 }
 
-export interface OperationHandler<S extends z.ZodType> {
-  /** One of the contract's operation types; `payload` is that type's schema there. */
-  type: OperationType;
-  payload: S;
-  run(payload: z.infer<S>, context: HandlerContext): Promise<unknown>;
+export interface Handler<T extends OperationType> {
+  run(payload: ParsedPayload<T>, context: HandlerContext): Promise<HandlerResult<T>>;
 }
 
-export interface RegisteredHandler {
-  type: string;
-  execute(payload: unknown, context: HandlerContext): Promise<unknown>;
-}
+/** One handler for every operation type of the contract: a type without one does not compile. */
+export type HandlerRegistry = { readonly [T in OperationType]: Handler<T> };
 
-export function defineHandler<S extends z.ZodType>(handler: OperationHandler<S>): RegisteredHandler {
-  return {
-    type: handler.type,
-    execute: async (raw, context) => {
-      const parsed = handler.payload.safeParse(raw);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const path = (issue?.path ?? []).map(String).join('.');
-        throw new OperationError(
-          'INVALID_PAYLOAD',
-          `${handler.type}: ${path ? `${path}: ` : ''}${issue?.message ?? 'invalid'}`,
-          path || undefined,
-        );
-      }
-      return handler.run(parsed.data, context);
-    },
-  };
+/** Runs the registry's handler for `type` on a payload as received. */
+export function runHandler<T extends OperationType>(
+  handlers: HandlerRegistry,
+  type: T,
+  raw: unknown,
+  context: HandlerContext,
+): Promise<HandlerResult<T>> {
+  const handler: Handler<T> = handlers[type];
+  const payload = checkPayload(type, raw);
+  if (!payload.ok) {
+    const { path, message } = payload;
+    throw new OperationError(
+      'INVALID_PAYLOAD',
+      `${type}: ${path ? `${path}: ` : ''}${message}`,
+      path || undefined,
+    );
+  }
+  return handler.run(payload.value, context);
 }

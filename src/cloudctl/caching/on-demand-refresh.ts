@@ -7,9 +7,8 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { isRecord } from '../../lib/is-record.ts';
 import { scrubObject } from '../../lib/object-scrub.ts';
-import { CloudctlError } from '../errors.ts';
 import { HttpError } from '../http/index.ts';
-import type { OperationOutcome, OperationRequest } from '../operations/index.ts';
+import { type AgentOperations, askAgentIfPresent } from '../operations/index.ts';
 import type { CacheStore, ObjectKey } from './cache-store.ts';
 import { type KindResolver, spinnakerKind, splitManifestName } from './kind-resolver.ts';
 
@@ -73,16 +72,13 @@ export interface OnDemandRefreshDeps {
   cache: CacheStore;
   kinds: KindResolver;
   /** Sends the agent's `get` (the operation dispatcher). */
-  execute(request: OperationRequest): Promise<OperationOutcome>;
+  operations: AgentOperations;
   /** Whether a connected agent serves the account. */
   served(account: string): Promise<boolean>;
   logger: Logger;
   now: () => Date;
   options?: Partial<OnDemandOptions>;
 }
-
-/** The agent reports a failure as `<code>: <message>`; these codes mean the object is not there. */
-const ABSENT = ['NOT_FOUND:', 'UNKNOWN_KIND:'];
 
 export class OnDemandRefresh {
   readonly #deps: OnDemandRefreshDeps;
@@ -191,18 +187,20 @@ export class OnDemandRefresh {
   ): Promise<Error | undefined> {
     const { cache, now, logger } = this.#deps;
     try {
-      const outcome = await this.#deps.execute({
-        account: key.account,
-        type: 'get',
-        payload: {
-          apiVersion,
-          kind: key.kind,
-          ...(key.namespace === '' ? {} : { namespace: key.namespace }),
-          name: key.name,
-          asCached: true,
-        },
-      });
-      const object = readObject(outcome, request.details.name);
+      const payload = {
+        apiVersion,
+        kind: key.kind,
+        ...(key.namespace === '' ? {} : { namespace: key.namespace }),
+        name: key.name,
+        asCached: true,
+      };
+      const answer = await askAgentIfPresent(
+        this.#deps.operations,
+        { account: key.account, type: 'get', payload },
+        `read ${request.details.name}`,
+      );
+      // Absent from the cluster, or left out by the account (onlyPlatformManaged): not to be cached.
+      const object = answer?.object ?? null;
       if (object === null) {
         await cache.evict(key, requestedAt);
         this.#end(request, 'EVICTED');
@@ -254,28 +252,9 @@ export class OnDemandRefresh {
   }
 }
 
-/** The object the agent read, null when the cluster does not have it (or the account leaves it out). */
-function readObject(outcome: OperationOutcome, name: string): Record<string, unknown> | null {
-  if (outcome.outcome === 'failed') {
-    const error = outcome.error ?? '';
-    if (ABSENT.some((code) => error.startsWith(code))) return null;
-    throw new HttpError('AGENT_FAILED', `the agent could not read ${name}: ${error}`);
-  }
-  const object = isRecord(outcome.result) ? outcome.result.object : undefined;
-  if (object === null) return null;
-  if (!isRecord(object)) throw new HttpError('AGENT_FAILED', `the agent answered without the object ${name}`);
-  return object;
-}
-
+/** A failure as the HTTP API reports it: the agent's (already an HttpError), or cloudctl's own. */
 function asHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
-  if (
-    error instanceof CloudctlError &&
-    (error.code === 'AGENT_NOT_CONNECTED' || error.code === 'SESSION_CLOSED')
-  )
-    return new HttpError('AGENT_UNAVAILABLE', error.message, { cause: error });
-  if (error instanceof CloudctlError && error.code === 'OPERATION_TIMEOUT')
-    return new HttpError('AGENT_FAILED', error.message, { cause: error });
   return new HttpError('INTERNAL', 'cloudctl could not store the object; its log has the cause', {
     cause: error,
   });

@@ -54,7 +54,6 @@ export {
   WEBHOOK_RESPONSE_LIMIT_BYTES,
 } from './webhook/direct-webhook-transport.ts';
 export {
-  type AgentOperationOutcome,
   type ExecuteOnAgent,
   type HttpRequestPayload,
   remoteAgentWebhookTransport,

@@ -6,6 +6,15 @@
 // fails at once with that reason instead of at its deadline.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import {
+  checkResult,
+  isOperationType,
+  type OperationFailure,
+  type OperationPayload,
+  type OperationResult,
+  type OperationType,
+  operationCallSchema,
+} from '../../contract/index.ts';
 import { toTimestamp } from '../../proto/index.ts';
 import { CloudctlError } from '../errors.ts';
 import type { AgentRegistry, AgentSession } from '../sessions/index.ts';
@@ -13,24 +22,66 @@ import type { OperationRouter } from './operation-router.ts';
 import type { OperationStore } from './operation-store.ts';
 import { unrepeatableReason } from './repeat-policy.ts';
 
-export interface OperationRequest {
+/** An operation to send: the compiler checks the payload against the contract's schema for `type`. */
+export interface OperationRequest<T extends OperationType = OperationType> {
   /** The operation's id; a new one when absent. A caller that must find the operation again after a
    * restart (a task) chooses it and stores it first. */
   id?: string;
   account: string;
-  type: string;
+  type: T;
   /** Serialized as JSON for the agent. */
-  payload: unknown;
+  payload: OperationPayload<T>;
   /** Overrides operations.waitTimeoutMs. */
   timeoutMs?: number;
 }
 
-export interface OperationOutcome {
+/**
+ * How an operation ended: its result, checked against the contract's schema for its type, or its
+ * failure with the agent's code. A result that does not match the schema is an INVALID_RESULT failure.
+ */
+export type OperationOutcome<T extends OperationType = OperationType> =
+  | { id: string; outcome: 'succeeded'; result: OperationResult<T> }
+  | { id: string; outcome: 'failed'; error: OperationFailure };
+
+/** A result as recorded, before it is checked against its type's schema. */
+export interface RecordedResult {
   id: string;
   outcome: 'succeeded' | 'failed';
   /** The handler's JSON result, parsed; undefined when it returned nothing. */
   result: unknown;
-  error: string | null;
+  error: OperationFailure | null;
+}
+
+/** The recorded result as its type's outcome. */
+function settle<T extends OperationType>(type: T, recorded: RecordedResult): OperationOutcome<T> {
+  const { id } = recorded;
+  if (recorded.outcome === 'failed')
+    return { id, outcome: 'failed', error: recorded.error ?? { code: 'FAILED', message: 'no reason given' } };
+  const result = checkResult(type, recorded.result);
+  if (result.ok) return { id, outcome: 'succeeded', result: result.value };
+  const at = result.path === '' ? '' : ` at ${result.path}`;
+  return {
+    id,
+    outcome: 'failed',
+    error: {
+      code: 'INVALID_RESULT',
+      message: `the agent's ${type} result does not match the contract${at}: ${result.message}`,
+    },
+  };
+}
+
+/** Why a repeat of the operation is unsafe; a payload that no longer checks is not repeated blindly. */
+function repeatRisk(operation: Sendable): string | undefined {
+  const call = operationCallSchema.safeParse({
+    type: operation.type,
+    payload: JSON.parse(operation.payload),
+  });
+  return call.success ? unrepeatableReason(call.data) : 'its stored payload does not match its type';
+}
+
+function storedType(id: string, type: string): OperationType {
+  if (isOperationType(type)) return type;
+  throw new CloudctlError('OPERATION_FAILED', `operation ${id} has an unknown type ${type}`);
 }
 
 export interface OperationDispatcherDeps {
@@ -49,7 +100,7 @@ export interface OperationDispatcherDeps {
 /** An operation as sent to an agent. */
 interface Sendable {
   id: string;
-  type: string;
+  type: OperationType;
   account: string;
   /** JSON text. */
   payload: string;
@@ -68,7 +119,7 @@ type SentTo = { session: string } | 'remote' | 'unknown';
 interface Waiter {
   operation: Sendable;
   sentTo: SentTo;
-  resolve(outcome: OperationOutcome): void;
+  resolve(recorded: RecordedResult): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
 }
@@ -92,7 +143,7 @@ export class OperationDispatcher {
     return (await this.#deps.router?.holderOf(account)) !== undefined;
   }
 
-  async execute(request: OperationRequest): Promise<OperationOutcome> {
+  async execute<T extends OperationType>(request: OperationRequest<T>): Promise<OperationOutcome<T>> {
     const { registry, store, now } = this.#deps;
     const session = registry.sessionFor(request.account);
     const remote = session === undefined ? await this.#deps.router?.holderOf(request.account) : undefined;
@@ -111,7 +162,9 @@ export class OperationDispatcher {
     );
     const operation = { id, type: request.type, account: request.account, payload, deadline };
     const sentTo: SentTo = session === undefined ? 'remote' : { session: session.sessionId };
-    const result = this.#wait(operation, sentTo, target.resultRetryWindowMs);
+    const result = this.#wait(operation, sentTo, target.resultRetryWindowMs).then((recorded) =>
+      settle(request.type, recorded),
+    );
     if (session !== undefined) this.#send(session, operation);
     else if (remote !== undefined) {
       // The holding replica reads the stored operation and sends it; its result comes back here
@@ -141,7 +194,7 @@ export class OperationDispatcher {
     }
     this.#send(session, {
       id: stored.id,
-      type: stored.type,
+      type: storedType(stored.id, stored.type),
       account: stored.account,
       payload: JSON.stringify(stored.payload ?? null),
       deadline: stored.deadline,
@@ -169,14 +222,16 @@ export class OperationDispatcher {
    * Waits for the result of an operation sent earlier, perhaps by a process that has since stopped:
    * its result may already be stored, or come in until the operation's deadline.
    */
-  async await(id: string): Promise<OperationOutcome> {
+  async await<T extends OperationType>(id: string, type: T): Promise<OperationOutcome<T>> {
     const stored = await this.#deps.store.operations.get(id);
     if (stored === undefined) throw new CloudctlError('OPERATION_FAILED', `operation ${id} was never sent`);
+    if (stored.type !== type)
+      throw new CloudctlError('OPERATION_FAILED', `operation ${id} is a ${stored.type}, not a ${type}`);
     // The window of the agent's current session: the one that took the operation may be gone.
     const graceMs = this.#deps.registry.newestSessionOf(stored.agentId)?.resultRetryWindowMs ?? 0;
     const operation: Sendable = {
       id,
-      type: stored.type,
+      type,
       account: stored.account,
       payload: JSON.stringify(stored.payload ?? null),
       deadline: stored.deadline,
@@ -194,7 +249,7 @@ export class OperationDispatcher {
     } else {
       await this.#sessionsChanged();
     }
-    return waiting;
+    return settle(type, await waiting);
   }
 
   /**
@@ -213,7 +268,7 @@ export class OperationDispatcher {
       // Taken before the await: a second change meanwhile must not send it twice.
       waiter.sentTo = { session: session.sessionId };
       if (!(await this.#deps.store.operations.reassign(operation.id, session.agentId))) continue;
-      const unsafe = unrepeatableReason(operation.type, JSON.parse(operation.payload));
+      const unsafe = repeatRisk(operation);
       this.#deps.logger.info(
         {
           operationId: operation.id,
@@ -233,10 +288,10 @@ export class OperationDispatcher {
    * (`cloudctl.responseRetries`), so a result produced just before the deadline and delivered on a
    * retry still finds its waiter. The agent starts no work past the deadline itself.
    */
-  #wait(operation: Sendable, sentTo: SentTo, graceMs: number): Promise<OperationOutcome> {
+  #wait(operation: Sendable, sentTo: SentTo, graceMs: number): Promise<RecordedResult> {
     const { store, logger, now } = this.#deps;
     const { id, type, account, deadline } = operation;
-    return new Promise<OperationOutcome>((resolve, reject) => {
+    return new Promise<RecordedResult>((resolve, reject) => {
       const timeoutMs = Math.max(0, deadline.getTime() + graceMs - now().getTime());
       const timer = setTimeout(() => {
         this.#waiting.delete(id);
@@ -267,7 +322,7 @@ export class OperationDispatcher {
   }
 
   /** Called once a result is recorded: hands it to whoever waits for it, here or on another replica. */
-  resultRecorded(outcome: OperationOutcome): void {
+  resultRecorded(outcome: RecordedResult): void {
     const waiter = this.#waiting.get(outcome.id);
     if (waiter === undefined) {
       this.#deps.router

@@ -2,7 +2,8 @@
 // for it. A redelivered result is acknowledged as a duplicate, so agents may retry freely.
 import { status } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
-import type { OperationResultsHandlers } from '../../proto/index.ts';
+import { type OperationFailure, operationErrorCode } from '../../contract/index.ts';
+import type { OperationResult__Output, OperationResultsHandlers } from '../../proto/index.ts';
 import type { AgentAuthenticator } from '../auth/index.ts';
 import { RpcFailure } from '../grpc/index.ts';
 import type { OperationDispatcher } from './operation-dispatcher.ts';
@@ -29,6 +30,16 @@ function parseResult(bytes: Buffer): { text: string | null; value: unknown } {
   }
 }
 
+/** A failure as reported: its code as its own field (an agent without one reports FAILED). */
+function failure(request: OperationResult__Output): OperationFailure | null {
+  if (request.outcome !== 'FAILED') return null;
+  return {
+    code: operationErrorCode(request.errorCode),
+    message: request.error,
+    ...(request.errorPath === '' ? {} : { path: request.errorPath }),
+  };
+}
+
 export function operationResultsHandlers(deps: OperationResultsRpcDeps): OperationResultsHandlers {
   return {
     Report: (call, callback) => {
@@ -47,7 +58,7 @@ export function operationResultsHandlers(deps: OperationResultsRpcDeps): Operati
         }
         const outcome = request.outcome === 'SUCCEEDED' ? 'succeeded' : 'failed';
         const result = parseResult(request.result);
-        const error = request.error === '' ? null : request.error;
+        const error = failure(request);
         const recorded = await deps.store.operations.recordResult(
           agentId,
           { id: request.operationId, outcome, result: result.text, error },

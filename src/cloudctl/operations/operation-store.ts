@@ -1,6 +1,7 @@
 // Operations sent to agents and their results. A result is recorded once per operation id: a
 // redelivered result (the agent retries until it hears back) finds it there and changes nothing.
 import type { Kysely, Selectable } from 'kysely';
+import { type OperationFailure, operationErrorCode } from '../../contract/index.ts';
 import type { OperationsTable, OperationTables } from './operation-tables.ts';
 
 export interface NewOperation {
@@ -18,7 +19,7 @@ export interface ReportedResult {
   outcome: 'succeeded' | 'failed';
   /** JSON text, or null when the handler returned nothing. */
   result: string | null;
-  error: string | null;
+  error: OperationFailure | null;
 }
 
 export type RecordOutcome = 'recorded' | 'duplicate' | 'unknown';
@@ -31,7 +32,8 @@ export interface StoredOperation {
   payload: unknown;
   state: string;
   result: unknown;
-  error: string | null;
+  /** Why it failed; null unless `state` is failed. */
+  error: OperationFailure | null;
   createdAt: Date;
   deadline: Date;
   reportedAt: Date | null;
@@ -56,6 +58,8 @@ export class OperationStore {
         state: 'sent',
         result: null,
         error: null,
+        error_code: null,
+        error_path: null,
         created_at: now,
         deadline: operation.deadline,
         reported_at: null,
@@ -67,7 +71,14 @@ export class OperationStore {
   async recordResult(agentId: string, reported: ReportedResult, now: Date): Promise<RecordOutcome> {
     const updated = await this.#db
       .updateTable('operations')
-      .set({ state: reported.outcome, result: reported.result, error: reported.error, reported_at: now })
+      .set({
+        state: reported.outcome,
+        result: reported.result,
+        error: reported.error?.message ?? null,
+        error_code: reported.error?.code ?? null,
+        error_path: reported.error?.path ?? null,
+        reported_at: now,
+      })
       .where('id', '=', reported.id)
       .where('agent_id', '=', agentId)
       .where('reported_at', 'is', null)
@@ -133,9 +144,18 @@ function toStoredOperation(row: Selectable<OperationsTable>): StoredOperation {
     payload: row.payload,
     state: row.state,
     result: row.result,
-    error: row.error,
+    error: storedFailure(row),
     createdAt: row.created_at,
     deadline: row.deadline,
     reportedAt: row.reported_at,
+  };
+}
+
+function storedFailure(row: Selectable<OperationsTable>): OperationFailure | null {
+  if (row.error === null && row.error_code === null) return null;
+  return {
+    code: operationErrorCode(row.error_code ?? ''),
+    message: row.error ?? '',
+    ...(row.error_path === null ? {} : { path: row.error_path }),
   };
 }

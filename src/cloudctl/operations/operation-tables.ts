@@ -1,7 +1,8 @@
 // The operations table: each operation sent to an agent, its deadline and its result, so a result
-// that lands after a restart (or at another replica) still finds its operation. Its row type, and its
-// part of the first migration (0001_initial).
-import type { Kysely } from 'kysely';
+// that lands after a restart (or at another replica) still finds its operation. Its row type, its
+// part of the first migration (0001_initial), and 0013, which keeps a failure's code and path apart
+// from its message.
+import type { Kysely, Migration } from 'kysely';
 import type { Json, NullableJson, NullableTimestamp, Timestamp } from '../store/index.ts';
 
 export interface OperationsTable {
@@ -13,7 +14,12 @@ export interface OperationsTable {
   /** sent, then succeeded or failed; timed_out when nobody waits any more (a late result still lands). */
   state: string;
   result: NullableJson;
+  /** A failure's message. */
   error: string | null;
+  /** A failure's code (src/contract/operation-errors.ts); null before 0013 and for successes. */
+  error_code: string | null;
+  /** The offending field of a failure, when there is one. */
+  error_path: string | null;
   created_at: Timestamp;
   deadline: Timestamp;
   reported_at: NullableTimestamp;
@@ -41,3 +47,17 @@ export async function createOperationTables(db: Kysely<unknown>): Promise<void> 
     .execute();
   await db.schema.createIndex('operations_account_idx').on('operations').column('account').execute();
 }
+
+/**
+ * 0013: a failure's code and path as columns of their own, as the agent now reports them. A failure
+ * stored before it keeps its `CODE: message` text in `error` and reads as FAILED.
+ */
+export const operationErrorCodeMigration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('operations')
+      .addColumn('error_code', 'text')
+      .addColumn('error_path', 'text')
+      .execute();
+  },
+};

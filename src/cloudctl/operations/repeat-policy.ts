@@ -4,23 +4,20 @@
 // dedupes by id), and a new process runs it again, which Kubernetes' writes make harmless for applies,
 // deletes, scales, patches, reads and most rollout actions. The rest would act twice: they go again
 // as resume-only, which an agent that never received them answers with NOT_STARTED.
-import { isRecord } from '../../lib/is-record.ts';
+import type { OperationCall } from '../../contract/index.ts';
 
 /** Why the operation must not be sent twice, or undefined when a repeat is harmless. */
-export function unrepeatableReason(type: string, payload: unknown): string | undefined {
-  if (type === 'runJob') {
-    return 'a second run would start a second Job (its name may be generated), so it is not started again';
+export function unrepeatableReason(call: OperationCall): string | undefined {
+  switch (call.type) {
+    case 'runJob':
+      return 'a second run would start a second Job (its name may be generated), so it is not started again';
+    case 'httpRequest':
+      return 'an HTTP request may not be safe to send twice, so it is not started again';
+    case 'rollout':
+      return call.payload.action === 'undo' && call.payload.toRevision === undefined
+        ? 'an undo to the previous revision done twice goes back two revisions, so it is not started again'
+        : undefined;
+    default:
+      return undefined;
   }
-  if (type === 'httpRequest') {
-    return 'an HTTP request may not be safe to send twice, so it is not started again';
-  }
-  if (
-    type === 'rollout' &&
-    isRecord(payload) &&
-    payload.action === 'undo' &&
-    payload.toRevision === undefined
-  ) {
-    return 'an undo to the previous revision done twice goes back two revisions, so it is not started again';
-  }
-  return undefined;
 }

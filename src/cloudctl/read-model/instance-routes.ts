@@ -5,7 +5,7 @@
 // The id is Spinnaker's "pod <name>" or the pod's bare name.
 import { z } from 'zod';
 import { defineRoute, errorBodySchema, HttpError, type Route } from '../http/index.ts';
-import { agentCall } from './agent-call.ts';
+import { askAgent } from '../operations/index.ts';
 import { instanceSchema } from './records.ts';
 import type { ReadRouteDeps } from './route-deps.ts';
 import { instanceOf } from './views.ts';
@@ -42,17 +42,16 @@ export function instanceRoutes(deps: ReadRouteDeps): Route[] {
     container: string,
   ) => {
     try {
-      const answer = await agentCall(
-        deps,
-        pod.account,
-        'logs',
-        { namespace: pod.namespace, pod: pod.name, container, limitBytes: LOG_LIMIT_BYTES },
+      const { log } = await askAgent(
+        deps.operations,
+        {
+          account: pod.account,
+          type: 'logs',
+          payload: { namespace: pod.namespace, pod: pod.name, container, limitBytes: LOG_LIMIT_BYTES },
+        },
         `read the logs of ${container}`,
       );
-      const result = z.object({ log: z.string() }).safeParse(answer);
-      return result.success
-        ? result.data.log
-        : `Failed to retrieve the logs of ${container}: the agent answered without them`;
+      return log;
     } catch (error) {
       if (error instanceof HttpError && error.code === 'AGENT_FAILED')
         return `Failed to retrieve the logs: ${error.message}`;

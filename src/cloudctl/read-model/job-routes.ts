@@ -4,9 +4,8 @@
 // properties the Job published in the log of its container `fileName` (job-properties.ts), from its
 // newest pod, through the agent. The id is "job <name>" or the name.
 import { z } from 'zod';
-import { isRecord } from '../../lib/is-record.ts';
 import { defineRoute, errorBodySchema, HttpError, Reply, type Route } from '../http/index.ts';
-import { agentCall } from './agent-call.ts';
+import { askAgent } from '../operations/index.ts';
 import { jobProperties } from './job-properties.ts';
 import type { ObjectSummary } from './object-mapping.ts';
 import { CLOUD_PROVIDER } from './records.ts';
@@ -84,16 +83,15 @@ export function jobRoutes(deps: ReadRouteDeps): Route[] {
             `pod ${newest.name} of job ${job.name} has no container ${params.fileName}`,
           );
         }
-        const answer = await agentCall(
-          deps,
-          job.account,
-          'logs',
-          { namespace: newest.namespace, pod: newest.name, container: params.fileName },
+        const { log } = await askAgent(
+          deps.operations,
+          {
+            account: job.account,
+            type: 'logs',
+            payload: { namespace: newest.namespace, pod: newest.name, container: params.fileName },
+          },
           `read the log of ${params.fileName}`,
         );
-        const log = isRecord(answer) && typeof answer.log === 'string' ? answer.log : undefined;
-        if (log === undefined)
-          throw new HttpError('AGENT_FAILED', `the agent answered without the log of ${params.fileName}`);
         return jobProperties(log);
       },
     }),
@@ -116,16 +114,18 @@ export function jobRoutes(deps: ReadRouteDeps): Route[] {
       handler: async ({ params, user }) => {
         await deps.guard.require(user, params.account, 'WRITE');
         const job = await findJob(params);
-        await agentCall(
-          deps,
-          job.account,
-          'delete',
+        await askAgent(
+          deps.operations,
           {
-            apiVersion: `${job.group}/${job.version}`,
-            kind: job.kind,
-            namespace: job.namespace,
-            name: job.name,
-            propagationPolicy: 'Background',
+            account: job.account,
+            type: 'delete',
+            payload: {
+              apiVersion: `${job.group}/${job.version}`,
+              kind: job.kind,
+              namespace: job.namespace,
+              name: job.name,
+              propagationPolicy: 'Background',
+            },
           },
           `delete job ${job.name}`,
         );

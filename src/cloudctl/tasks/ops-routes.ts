@@ -55,7 +55,7 @@ async function requireWrite(user: Principal, account: string, where: string, dep
 /** One operation of a request, checked and turned into its task steps; throws 400 or 403. */
 async function toSteps(
   name: string,
-  payload: unknown,
+  request: unknown,
   where: string,
   user: Principal,
   deps: OpsRouteDeps,
@@ -64,7 +64,7 @@ async function toSteps(
   if (converter === undefined) {
     throw invalid(where, `unknown operation '${name}'; known: ${CONVERTERS.map((c) => c.name).join(', ')}`);
   }
-  const parsed = converter.payload.safeParse(payload);
+  const parsed = converter.payload.safeParse(request);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue?.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') ?? '';
@@ -90,15 +90,13 @@ async function toSteps(
   for (const account of new Set(agentSteps.map((s) => s.account)))
     await requireWrite(user, account, where, deps);
   const description = converter.describe(parsed.data);
-  return agentSteps.map((step) => ({
+  return agentSteps.map(({ description: stepDescription, details, ...call }) => ({
+    ...call,
     name,
     phase: converter.phase,
-    description: step.description ?? description,
+    description: stepDescription ?? description,
     input: parsed.data,
-    account: step.account,
-    type: step.type,
-    payload: step.payload,
-    ...(step.details === undefined ? {} : { details: step.details }),
+    ...(details === undefined ? {} : { details }),
     operationId: null,
   }));
 }

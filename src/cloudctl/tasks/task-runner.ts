@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { describeFailure } from '../../contract/index.ts';
 import { CloudctlError } from '../errors.ts';
 import type { OperationDispatcher, OperationOutcome, OperationStore } from '../operations/index.ts';
 import { LeaseSweeper, type Leases } from '../replicas/index.ts';
@@ -156,7 +157,7 @@ export class TaskRunner {
         await this.#fail(
           task,
           step,
-          `${step.name} failed on account ${step.account}: ${outcome.error ?? 'no reason given'}`,
+          `${step.name} failed on account ${step.account}: ${describeFailure(outcome.error)}`,
         );
         return;
       }
@@ -181,17 +182,13 @@ export class TaskRunner {
   async #execute(task: StoredTask, step: TaskStep): Promise<OperationOutcome> {
     const { dispatcher, store } = this.#deps;
     if (step.operationId !== null && (await store.operations.get(step.operationId)) !== undefined) {
-      return dispatcher.await(step.operationId);
+      return dispatcher.await(step.operationId, step.type);
     }
     step.operationId ??= (this.#deps.newId ?? randomUUID)();
     await this.#save(task);
     if (this.#resumed.has(task.id)) await this.#agentBack(step.account);
-    return dispatcher.execute({
-      id: step.operationId,
-      account: step.account,
-      type: step.type,
-      payload: step.payload,
-    });
+    const { type, payload, account } = step;
+    return dispatcher.execute({ id: step.operationId, account, type, payload });
   }
 
   /** After a restart agents reconnect within seconds: give the account's agent that long to return. */

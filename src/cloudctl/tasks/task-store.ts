@@ -3,23 +3,24 @@
 // operation again instead of sending it twice.
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
+import { operationCallSchema } from '../../contract/index.ts';
 import type { TasksTable, TaskTables } from './task-tables.ts';
 
-export const taskStepSchema = z.object({
-  /** The operation name the client sent (deployManifest). */
-  name: z.string(),
-  phase: z.string(),
-  description: z.string(),
-  /** The client's payload as parsed, for shaping the result object. */
-  input: z.unknown(),
-  account: z.string(),
-  /** The agent operation. */
-  type: z.string(),
-  payload: z.unknown(),
-  /** What the converter found that the result object reports; absent for most operations. */
-  details: z.unknown().optional(),
-  operationId: z.string().nullable(),
-});
+export const taskStepSchema = z
+  .object({
+    /** The operation name the client sent (deployManifest). */
+    name: z.string(),
+    phase: z.string(),
+    description: z.string(),
+    /** The client's payload as parsed, for shaping the result object. */
+    input: z.unknown(),
+    account: z.string(),
+    /** What the converter found that the result object reports; absent for most operations. */
+    details: z.unknown().optional(),
+    operationId: z.string().nullable(),
+  })
+  // The agent operation: `type` and `payload`, checked together against the contract.
+  .and(operationCallSchema);
 export type TaskStep = z.infer<typeof taskStepSchema>;
 
 export const historyEntrySchema = z.object({ phase: z.string(), status: z.string() });

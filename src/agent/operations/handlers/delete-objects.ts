@@ -1,9 +1,8 @@
 // `deleteObjects`: delete named objects, reporting those that were there (the versions a Spinnaker
 // cleanup drops). `deleteIfPresent` is the one delete both this and `deleteSelected` make.
-import { deleteObjectsPayload } from '../../../contract/index.ts';
 import { type ApiResource, KubeApiError, resourcePath } from '../../../kube/index.ts';
 import type { AccountCluster } from '../../accounts/index.ts';
-import { defineHandler } from '../operation-handler.ts';
+import type { Handler } from '../operation-handler.ts';
 
 export interface DeleteOptions {
   propagationPolicy: 'Foreground' | 'Background' | 'Orphan';
@@ -40,9 +39,7 @@ export async function deleteIfPresent(
   }
 }
 
-export const deleteObjectsHandler = defineHandler({
-  type: 'deleteObjects',
-  payload: deleteObjectsPayload,
+export const deleteObjectsHandler: Handler<'deleteObjects'> = {
   run: async (payload, { cluster, signal }) => {
     const deleted = [];
     for (const ref of payload.objects) {
@@ -54,4 +51,4 @@ export const deleteObjectsHandler = defineHandler({
     }
     return { deleted };
   },
-});
+};

@@ -1,15 +1,12 @@
 // `deleteSelected`: delete every object of some kinds in one namespace that a label selector matches
 // (Spinnaker's delete by kinds and label selectors). Each object is listed, then deleted by name, so
 // the result names exactly what was deleted; one already gone is not counted.
-import { deleteSelectedPayload } from '../../../contract/index.ts';
 import { resourcePath } from '../../../kube/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
-import { defineHandler } from '../operation-handler.ts';
+import type { Handler } from '../operation-handler.ts';
 import { deleteIfPresent } from './delete-objects.ts';
 
-export const deleteSelectedHandler = defineHandler({
-  type: 'deleteSelected',
-  payload: deleteSelectedPayload,
+export const deleteSelectedHandler: Handler<'deleteSelected'> = {
   run: async (payload, { cluster, signal }) => {
     const deleted: Array<{ apiVersion: string; kind: string; namespace?: string; name: string }> = [];
     for (const { apiVersion, kind } of payload.kinds) {
@@ -32,4 +29,4 @@ export const deleteSelectedHandler = defineHandler({
     }
     return { deleted };
   },
-});
+};

@@ -1,14 +1,11 @@
 // `delete`: delete one object with a propagation policy and grace period, optionally waiting until
 // it is gone (finalizers and foreground deletion can keep it for a while).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { deletePayload } from '../../../contract/index.ts';
 import { KubeApiError } from '../../../kube/index.ts';
-import { defineHandler } from '../operation-handler.ts';
+import type { Handler } from '../operation-handler.ts';
 import { objectPath } from './object-ref.ts';
 
-export const deleteHandler = defineHandler({
-  type: 'delete',
-  payload: deletePayload,
+export const deleteHandler: Handler<'delete'> = {
   run: async (payload, context) => {
     const path = await objectPath(payload, context);
     const http = context.cluster.http;
@@ -43,4 +40,4 @@ export const deleteHandler = defineHandler({
       await sleep(250, undefined, { signal: context.signal });
     }
   },
-});
+};

@@ -1,11 +1,8 @@
 // `deploy`: apply one or more manifests (see apply/apply-manifests.ts for order and apply modes).
-import { deployPayload } from '../../../contract/index.ts';
 import { applyManifests } from '../apply/apply-manifests.ts';
-import { defineHandler } from '../operation-handler.ts';
+import type { Handler } from '../operation-handler.ts';
 
-export const deployHandler = defineHandler({
-  type: 'deploy',
-  payload: deployPayload,
+export const deployHandler: Handler<'deploy'> = {
   run: async (payload, { cluster, signal }) => ({
     applied: await applyManifests(cluster, payload.manifests, {
       force: payload.force,
@@ -13,4 +10,4 @@ export const deployHandler = defineHandler({
       crdTimeoutMs: 60_000,
     }),
   }),
-});
+};

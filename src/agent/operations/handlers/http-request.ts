@@ -5,13 +5,11 @@
 // database or a log, and no error message quotes it.
 
 import { fetch } from 'undici';
-import { httpRequestPayload } from '../../../contract/index.ts';
+import type { HandlerResult, ParsedPayload } from '../../../contract/index.ts';
 import { OperationError } from '../operation-error.ts';
-import { defineHandler } from '../operation-handler.ts';
+import type { Handler } from '../operation-handler.ts';
 
-export const httpRequestHandler = defineHandler({
-  type: 'httpRequest',
-  payload: httpRequestPayload,
+export const httpRequestHandler: Handler<'httpRequest'> = {
   run: async (payload, context) => {
     const url = new URL(payload.url);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -42,34 +40,66 @@ export const httpRequestHandler = defineHandler({
         );
       headers[name] = value;
     }
-    const response = await fetch(url, {
-      method: payload.method,
-      headers,
-      body: payload.body,
-      redirect: 'manual',
-      signal: AbortSignal.any([context.signal, AbortSignal.timeout(payload.timeoutMs)]),
-    });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    if (response.body !== null) {
-      for await (const chunk of response.body) {
-        const buffer = Buffer.from(chunk);
-        const room = payload.maxResponseBytes - size;
-        if (buffer.length > room) {
-          chunks.push(buffer.subarray(0, room));
-          truncated = true;
-          break;
-        }
-        chunks.push(buffer);
-        size += buffer.length;
-      }
+    const timeout = AbortSignal.timeout(payload.timeoutMs);
+    try {
+      return await send(url, headers, payload, AbortSignal.any([context.signal, timeout]));
+    } catch (error) {
+      // The operation's own deadline or the agent's shutdown: the executor codes those.
+      if (context.signal.aborted) throw error;
+      if (timeout.aborted)
+        throw new OperationError(
+          'DEADLINE_EXCEEDED',
+          `${url.host}: no answer within ${payload.timeoutMs} ms`,
+        );
+      // fetch throws only when no answer came (an HTTP error status is an answer): the connection
+      // was refused, reset or cut, or the name did not resolve.
+      throw new OperationError('UNREACHABLE', `${url.host}: ${connectionFailure(error)}`);
     }
-    return {
-      status: response.status,
-      headers: Object.fromEntries(response.headers),
-      body: Buffer.concat(chunks).toString('utf8'),
-      truncated,
-    };
   },
-});
+};
+
+/** undici's 'fetch failed' with its cause's code (ECONNREFUSED, UND_ERR_SOCKET, …) when it has one. */
+function connectionFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
+  if (cause === undefined) return message;
+  const code = Reflect.get(cause, 'code');
+  return `${message}: ${typeof code === 'string' ? `${code} ` : ''}${cause.message}`.trim();
+}
+
+async function send(
+  url: URL,
+  headers: Record<string, string>,
+  payload: ParsedPayload<'httpRequest'>,
+  signal: AbortSignal,
+): Promise<HandlerResult<'httpRequest'>> {
+  const response = await fetch(url, {
+    method: payload.method,
+    headers,
+    body: payload.body,
+    redirect: 'manual',
+    signal,
+  });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  if (response.body !== null) {
+    for await (const chunk of response.body) {
+      const buffer = Buffer.from(chunk);
+      const room = payload.maxResponseBytes - size;
+      if (buffer.length > room) {
+        chunks.push(buffer.subarray(0, room));
+        truncated = true;
+        break;
+      }
+      chunks.push(buffer);
+      size += buffer.length;
+    }
+  }
+  return {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: Buffer.concat(chunks).toString('utf8'),
+    truncated,
+  };
+}

@@ -1,6 +1,6 @@
-// Every operation the agent carries out, registered in one place: adding an operation type is one
-// file in this folder and one line here.
-import type { RegisteredHandler } from '../operation-handler.ts';
+// Every operation the agent carries out, keyed by the contract's operation type: adding a type to the
+// contract does not compile until it has a handler here (one file in this folder and one line).
+import type { HandlerRegistry } from '../operation-handler.ts';
 import { deleteHandler } from './delete.ts';
 import { deleteObjectsHandler } from './delete-objects.ts';
 import { deleteSelectedHandler } from './delete-selected.ts';
@@ -12,19 +12,19 @@ import { rolloutHandler } from './rollout.ts';
 import { runJobHandler } from './run-job.ts';
 import { scaleHandler } from './scale.ts';
 
-export const HANDLERS: ReadonlyArray<RegisteredHandler> = [
-  deployHandler,
-  deleteHandler,
-  deleteSelectedHandler,
-  deleteObjectsHandler,
-  scaleHandler,
-  patchHandler,
-  rolloutHandler,
-  runJobHandler,
-  getHandler,
-  listHandler,
-  describeAccountHandler,
-  eventsHandler,
-  logsHandler,
-  httpRequestHandler,
-];
+export const HANDLERS: HandlerRegistry = {
+  deploy: deployHandler,
+  delete: deleteHandler,
+  deleteSelected: deleteSelectedHandler,
+  deleteObjects: deleteObjectsHandler,
+  scale: scaleHandler,
+  patch: patchHandler,
+  rollout: rolloutHandler,
+  runJob: runJobHandler,
+  get: getHandler,
+  list: listHandler,
+  describeAccount: describeAccountHandler,
+  events: eventsHandler,
+  logs: logsHandler,
+  httpRequest: httpRequestHandler,
+};

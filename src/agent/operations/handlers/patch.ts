@@ -1,9 +1,9 @@
 // `patch`: a strategic merge, JSON merge or JSON patch of one object; with `ignoreNotFound`, an
 // object already gone is reported as such rather than failing.
-import { patchPayload } from '../../../contract/index.ts';
 import { KubeApiError } from '../../../kube/index.ts';
+import { isRecord } from '../../../lib/is-record.ts';
 import { OperationError } from '../operation-error.ts';
-import { defineHandler } from '../operation-handler.ts';
+import type { Handler } from '../operation-handler.ts';
 import { objectPath } from './object-ref.ts';
 
 const CONTENT_TYPES = {
@@ -12,9 +12,7 @@ const CONTENT_TYPES = {
   json: 'application/json-patch+json',
 } as const;
 
-export const patchHandler = defineHandler({
-  type: 'patch',
-  payload: patchPayload,
+export const patchHandler: Handler<'patch'> = {
   run: async (payload, context) => {
     if (payload.patchType === 'json' && !Array.isArray(payload.patch)) {
       throw new OperationError('INVALID_PAYLOAD', 'patch: a json patch is a list of operations', 'patch');
@@ -29,7 +27,7 @@ export const patchHandler = defineHandler({
         body: payload.patch,
         signal: context.signal,
       });
-      return { object: answer.body, gone: false };
+      return { object: isRecord(answer.body) ? answer.body : null, gone: false };
     } catch (error) {
       if (payload.ignoreNotFound && error instanceof KubeApiError && error.status === 404) {
         return { object: null, gone: true };
@@ -37,4 +35,4 @@ export const patchHandler = defineHandler({
       throw error;
     }
   },
-});
+};

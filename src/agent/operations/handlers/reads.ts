@@ -1,35 +1,25 @@
 // Read operations: `get` one object (as it is, or as the cache keeps it), `list` objects of a kind
 // (one page, continue token returned), `describeAccount` (where manifests may go), `events` about one object, and `logs` of a pod's container
 // (an instance's console output).
-import {
-  type AccountDescription,
-  describeAccountPayload,
-  eventsPayload,
-  getPayload,
-  listPayload,
-  logsPayload,
-} from '../../../contract/index.ts';
+import type { AccountDescription } from '../../../contract/index.ts';
 import { resourcePath } from '../../../kube/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import { scrubObject } from '../../../lib/object-scrub.ts';
 import { isPlatformManaged } from '../../accounts/index.ts';
-import { defineHandler } from '../operation-handler.ts';
+import type { Handler } from '../operation-handler.ts';
 import { getObject, objectPath } from './object-ref.ts';
 
-export const getHandler = defineHandler({
-  type: 'get',
-  payload: getPayload,
+export const getHandler: Handler<'get'> = {
   run: async ({ asCached, ...ref }, context) => {
     const object = await getObject(ref, context);
-    if (!asCached || !isRecord(object)) return { object };
+    if (!isRecord(object)) return { object: null };
+    if (!asCached) return { object };
     if (context.cluster.account.onlyPlatformManaged && !isPlatformManaged(object)) return { object: null };
     return { object: scrubObject(object) };
   },
-});
+};
 
-export const listHandler = defineHandler({
-  type: 'list',
-  payload: listPayload,
+export const listHandler: Handler<'list'> = {
   run: async (payload, context) => {
     const resource = await context.cluster.resources.resolve(
       payload.apiVersion,
@@ -57,28 +47,27 @@ export const listHandler = defineHandler({
         ? items
             .filter(isRecord)
             .map((item) => scrubObject({ apiVersion: payload.apiVersion, kind: payload.kind, ...item }))
-        : items,
-      resourceVersion: metadata.resourceVersion,
+        : items.filter(isRecord),
+      ...(typeof metadata.resourceVersion === 'string' ? { resourceVersion: metadata.resourceVersion } : {}),
       ...(typeof metadata.continue === 'string' && metadata.continue !== ''
         ? { continue: metadata.continue }
         : {}),
     };
   },
-});
+};
 
-export const describeAccountHandler = defineHandler({
-  type: 'describeAccount',
-  payload: describeAccountPayload,
+export const describeAccountHandler: Handler<'describeAccount'> = {
   run: async (_payload, { cluster }): Promise<AccountDescription> => ({
     defaultNamespace: cluster.defaultNamespace,
     namespaces: [...cluster.account.namespaces],
     omitNamespaces: [...cluster.account.omitNamespaces],
   }),
-});
+};
 
-export const eventsHandler = defineHandler({
-  type: 'events',
-  payload: eventsPayload,
+/** A field the API server gives as a string, or undefined (a null Event time). */
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+export const eventsHandler: Handler<'events'> = {
   run: async (payload, context) => {
     const fieldSelector = [
       `involvedObject.kind=${payload.kind}`,
@@ -97,21 +86,19 @@ export const eventsHandler = defineHandler({
     return {
       events: items
         .map((e) => ({
-          type: e.type,
-          reason: e.reason,
-          message: e.message,
-          count: e.count,
-          firstTimestamp: e.firstTimestamp ?? e.eventTime,
-          lastTimestamp: e.lastTimestamp ?? e.eventTime,
+          type: text(e.type),
+          reason: text(e.reason),
+          message: text(e.message),
+          count: typeof e.count === 'number' ? e.count : undefined,
+          firstTimestamp: text(e.firstTimestamp ?? e.eventTime),
+          lastTimestamp: text(e.lastTimestamp ?? e.eventTime),
         }))
         .sort((a, b) => String(a.lastTimestamp).localeCompare(String(b.lastTimestamp))),
     };
   },
-});
+};
 
-export const logsHandler = defineHandler({
-  type: 'logs',
-  payload: logsPayload,
+export const logsHandler: Handler<'logs'> = {
   run: async (payload, context) => {
     const answer = await context.cluster.http.request({
       verb: 'get',
@@ -132,4 +119,4 @@ export const logsHandler = defineHandler({
     });
     return { log: typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body) };
   },
-});
+};

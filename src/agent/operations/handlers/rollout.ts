@@ -2,17 +2,16 @@
 // kubectl's semantics. Deployments keep their history in ReplicaSets (annotation
 // `deployment.kubernetes.io/revision`); StatefulSets and DaemonSets in ControllerRevisions, whose
 // `data` is a strategic merge patch of the pod template.
-import type { z } from 'zod';
-import { rolloutPayload } from '../../../contract/index.ts';
+import type { ParsedPayload } from '../../../contract/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import { OperationError } from '../operation-error.ts';
-import { defineHandler, type HandlerContext } from '../operation-handler.ts';
+import type { Handler, HandlerContext } from '../operation-handler.ts';
 import { getObject, objectPath } from './object-ref.ts';
 
 const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 const REVISION = 'deployment.kubernetes.io/revision';
 
-type Payload = z.infer<typeof rolloutPayload>;
+type Payload = ParsedPayload<'rollout'>;
 
 const record = (v: unknown) => (isRecord(v) ? v : {});
 const list = (v: unknown) => (isRecord(v) && Array.isArray(v.items) ? v.items.filter(isRecord) : []);
@@ -84,7 +83,7 @@ async function undoDeployment(payload: Payload, context: HandlerContext) {
   await patchTarget(payload, context, 'application/json-patch+json', [
     { op: 'replace', path: '/spec/template', value: template },
   ]);
-  return { action: 'undo', revision: target.revision };
+  return { action: 'undo' as const, revision: target.revision };
 }
 
 async function undoFromControllerRevisions(payload: Payload, context: HandlerContext) {
@@ -101,12 +100,10 @@ async function undoFromControllerRevisions(payload: Payload, context: HandlerCon
   const current = Math.max(0, ...revisions.map((r) => r.revision));
   const target = pickRevision(revisions, payload, current);
   await patchTarget(payload, context, 'application/strategic-merge-patch+json', target.item.data);
-  return { action: 'undo', revision: target.revision };
+  return { action: 'undo' as const, revision: target.revision };
 }
 
-export const rolloutHandler = defineHandler({
-  type: 'rollout',
-  payload: rolloutPayload,
+export const rolloutHandler: Handler<'rollout'> = {
   run: async (payload, context) => {
     switch (payload.action) {
       case 'undo':
@@ -135,4 +132,4 @@ export const rolloutHandler = defineHandler({
       }
     }
   },
-});
+};

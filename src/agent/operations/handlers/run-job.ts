@@ -2,11 +2,10 @@
 // its outcome with each of its pods' phase and logs. A pod whose logs cannot be read gets the reason
 // instead of failing the whole result.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runJobPayload } from '../../../contract/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import { parseManifest } from '../apply/manifest.ts';
 import { OperationError, toOperationError } from '../operation-error.ts';
-import { defineHandler } from '../operation-handler.ts';
+import type { Handler } from '../operation-handler.ts';
 
 const record = (v: unknown) => (isRecord(v) ? v : {});
 
@@ -20,9 +19,7 @@ function finished(job: Record<string, unknown>): 'Complete' | 'Failed' | undefin
   return undefined;
 }
 
-export const runJobHandler = defineHandler({
-  type: 'runJob',
-  payload: runJobPayload,
+export const runJobHandler: Handler<'runJob'> = {
   run: async (payload, context) => {
     const { http } = context.cluster;
     const metadata = record(payload.manifest.metadata);
@@ -90,12 +87,15 @@ export const runJobHandler = defineHandler({
         }
         return {
           name: podName,
-          phase: record(pod.status).phase,
+          ...(typeof record(pod.status).phase === 'string'
+            ? { phase: String(record(pod.status).phase) }
+            : {}),
           logs,
           ...(Object.keys(logErrors).length > 0 ? { logErrors } : {}),
         };
       }),
     );
-    return { namespace, name, outcome: finished(job), status: job.status, pods: podResults };
+    const status = isRecord(job.status) ? job.status : undefined;
+    return { namespace, name, outcome: finished(job), status, pods: podResults };
   },
-});
+};

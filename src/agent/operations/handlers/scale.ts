@@ -1,12 +1,9 @@
 // `scale`: set the replicas of a Deployment, ReplicaSet or StatefulSet through its scale subresource.
-import { scalePayload } from '../../../contract/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
-import { defineHandler } from '../operation-handler.ts';
+import type { Handler } from '../operation-handler.ts';
 import { objectPath } from './object-ref.ts';
 
-export const scaleHandler = defineHandler({
-  type: 'scale',
-  payload: scalePayload,
+export const scaleHandler: Handler<'scale'> = {
   run: async (payload, context) => {
     const path = await objectPath({ ...payload, apiVersion: 'apps/v1' }, context, 'scale');
     const answer = await context.cluster.http.request({
@@ -18,6 +15,6 @@ export const scaleHandler = defineHandler({
       signal: context.signal,
     });
     const spec = isRecord(answer.body) && isRecord(answer.body.spec) ? answer.body.spec : {};
-    return { replicas: spec.replicas };
+    return typeof spec.replicas === 'number' ? { replicas: spec.replicas } : {};
   },
-});
+};

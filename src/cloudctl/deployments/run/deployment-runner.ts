@@ -7,6 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import {
+  describeFailure,
+  type OperationPayload,
+  type OperationResult,
+  type OperationType,
+} from '../../../contract/index.ts';
 import { CodedError } from '../../../lib/coded-error.ts';
 import { CloudctlError } from '../../errors.ts';
 import type { OperationDispatcher, OperationOutcome } from '../../operations/index.ts';
@@ -319,19 +325,19 @@ export class DeploymentRunner {
   }
 
   /** Sends an operation whose id is kept in `ids[index]`, or awaits the one sent before a restart. */
-  #operation(
+  #operation<T extends OperationType>(
     save: () => Promise<void>,
     ids: string[],
     index: number,
     account: string,
-    type: string,
-    payload: unknown,
-  ): Promise<unknown> {
+    type: T,
+    payload: OperationPayload<T>,
+  ): Promise<OperationResult<T>> {
     const { dispatcher } = this.#deps;
     return this.#result(type, account, async () => {
       const existing = ids[index];
       if (existing !== undefined && (await this.#deps.operationStored(existing)))
-        return dispatcher.await(existing);
+        return dispatcher.await(existing, type);
       const id = (this.#deps.newId ?? randomUUID)();
       ids[index] = id;
       await save();
@@ -341,7 +347,11 @@ export class DeploymentRunner {
   }
 
   /** A read through the agent: nothing to find again after a restart. */
-  #read(account: string, type: string, payload: unknown): Promise<unknown> {
+  #read<T extends OperationType>(
+    account: string,
+    type: T,
+    payload: OperationPayload<T>,
+  ): Promise<OperationResult<T>> {
     return this.#result(type, account, async () => {
       await this.#agentBack(account);
       return this.#deps.dispatcher.execute({ account, type, payload });
@@ -349,18 +359,19 @@ export class DeploymentRunner {
   }
 
   /** The operation's result, or the step's failure naming the operation and the account. */
-  async #result(type: string, account: string, run: () => Promise<OperationOutcome>): Promise<unknown> {
-    let outcome: OperationOutcome;
+  async #result<T extends OperationType>(
+    type: T,
+    account: string,
+    run: () => Promise<OperationOutcome<T>>,
+  ): Promise<OperationResult<T>> {
+    let outcome: OperationOutcome<T>;
     try {
       outcome = await run();
     } catch (error) {
       throw this.#failure(type, account, error);
     }
     if (outcome.outcome === 'failed')
-      throw new StepFailure(
-        `${type} on account ${account} failed: ${outcome.error ?? 'no reason given'}`,
-        false,
-      );
+      throw new StepFailure(`${type} on account ${account} failed: ${describeFailure(outcome.error)}`, false);
     return outcome.result;
   }
 

@@ -1,5 +1,6 @@
 // Operations sent to agents, newest first: type, account, agent, when sent, how long until the
 // agent's result, and the outcome (sent while it runs; timed_out when nobody waits any more).
+import { describeFailure } from '../../../contract/index.ts';
 import type { StoredOperation } from '../../operations/index.ts';
 import { formatDuration, timeAgo } from '../format.ts';
 import { html, type SafeHtml } from '../safe-html.ts';
@@ -29,7 +30,7 @@ export function operationsTable(operations: readonly StoredOperation[], now: Dat
       op.agentId,
       timeAgo(op.createdAt, now),
       operationDuration(op, now),
-      html`<span data-outcome="${op.state}">${badge(op.state)}</span>${op.error === null ? '' : html`<div class="message">${op.error}</div>`}`,
+      html`<span data-outcome="${op.state}">${badge(op.state)}</span>${op.error === null ? '' : html`<div class="message">${describeFailure(op.error)}</div>`}`,
     ]),
   );
 }

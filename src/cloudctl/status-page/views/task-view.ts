@@ -1,7 +1,9 @@
 // One task: who started it and when, its outcome and duration, each step with the operation sent for
 // it, its history and its result objects. A task the user may not read is "not found", as GET
 // /task/{id} answers: its id reveals nothing.
+
 import { z } from 'zod';
+import { describeFailure } from '../../../contract/index.ts';
 import { HttpError } from '../../http/index.ts';
 import { taskReader } from '../../tasks/index.ts';
 import { formatTime, timeAgo } from '../format.ts';
@@ -48,7 +50,7 @@ ${task.requestId === null ? '' : html`<dt>Request id</dt><dd>${code(task.request
           op === undefined ? '' : operationDuration(op, now),
           op === undefined
             ? ''
-            : html`${badge(op.state)}${op.error === null ? '' : html`<div class="message">${op.error}</div>`}`,
+            : html`${badge(op.state)}${op.error === null ? '' : html`<div class="message">${describeFailure(op.error)}</div>`}`,
         ];
       }),
     );

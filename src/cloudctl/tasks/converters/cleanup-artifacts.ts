@@ -5,7 +5,6 @@
 // `deleteObjects`). A request with nothing to drop runs a read that changes nothing.
 import { z } from 'zod';
 import type { ObjectRef, OperationPayload } from '../../../contract/index.ts';
-import { isRecord } from '../../../lib/is-record.ts';
 import { spinnakerKind } from '../../caching/index.ts';
 import { type ConverterContext, defineConverter } from './converter.ts';
 import { manifestSchema } from './deploy/deploy-request.ts';
@@ -62,11 +61,12 @@ export const cleanupArtifacts = defineConverter({
     ];
   },
   resultObject: (_payload, _step, agentResult) => {
-    const deleted = isRecord(agentResult) && Array.isArray(agentResult.deleted) ? agentResult.deleted : [];
+    // deleteObjects names what it deleted; the describeAccount of nothing to clean up names nothing.
+    const deleted = 'deleted' in agentResult && Array.isArray(agentResult.deleted) ? agentResult.deleted : [];
     const byNamespace: Record<string, string[]> = {};
-    for (const d of deleted.filter(isRecord)) {
-      const namespace = typeof d.namespace === 'string' ? d.namespace : '';
-      const name = `${spinnakerKind(String(d.apiVersion), String(d.kind))} ${String(d.name)}`;
+    for (const d of deleted) {
+      const namespace = d.namespace ?? '';
+      const name = `${spinnakerKind(d.apiVersion, d.kind)} ${d.name}`;
       byNamespace[namespace] = [...(byNamespace[namespace] ?? []), name];
     }
     return { manifestNamesByNamespace: byNamespace, manifests: [], createdArtifacts: [], boundArtifacts: [] };

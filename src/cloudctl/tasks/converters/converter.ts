@@ -5,20 +5,26 @@
 // One operation may take several agent steps (enableManifest patches a ReplicaSet and each of its
 // pods): they run in order as steps of the task, and the task stops at the first that fails.
 import type { z } from 'zod';
-import type { AccountDescription } from '../../../contract/index.ts';
+import type {
+  AccountDescription,
+  OperationCall,
+  OperationResult,
+  OperationType,
+} from '../../../contract/index.ts';
 import { CodedError } from '../../../lib/coded-error.ts';
 import type { ResolvedKind } from '../../caching/index.ts';
 
-/** An agent operation a converter produces; each converter types `payload` with the contract's. */
-export interface AgentStep {
+/** An agent operation a converter produces: the compiler checks its payload against its type's. */
+export type AgentStep = OperationCall & {
   account: string;
-  type: string;
-  payload: unknown;
   /** What converting found that the result object reports (a deploy's bound artifacts); kept with the step. */
   details?: unknown;
   /** What this step does, for the task history; the converter's `describe` when absent. */
   description?: string;
-}
+};
+
+/** An agent's result, checked against its type's schema by the dispatcher. */
+export type AgentResult = OperationResult<OperationType>;
 
 /** Spinnaker kind names (`deployment`, `replicaSet`, `Rollout.argoproj.io`) as the cluster's kinds. */
 export interface KindResolver {
@@ -90,7 +96,7 @@ export interface ConverterDefinition<S extends z.ZodType> {
    * The task's result object for one step's agent answer; undefined adds none (scale, rollouts, and
    * the steps of a several-step operation that report nothing of their own).
    */
-  resultObject(payload: z.output<S>, step: AgentStep, agentResult: unknown): unknown;
+  resultObject(payload: z.output<S>, step: AgentStep, agentResult: AgentResult): unknown;
 }
 
 /** A converter with its payload type erased, to be listed beside others. */
@@ -98,9 +104,10 @@ export interface OperationConverter {
   name: string;
   phase: string;
   payload: z.ZodType;
-  describe(payload: unknown): string;
-  toAgent(payload: unknown, context: ConverterContext): Promise<AgentStep[]>;
-  resultObject(payload: unknown, step: AgentStep, agentResult: unknown): unknown;
+  /** Each takes the client's operation description as `payload` parsed it. */
+  describe(input: unknown): string;
+  toAgent(input: unknown, context: ConverterContext): Promise<AgentStep[]>;
+  resultObject(input: unknown, step: AgentStep, agentResult: AgentResult): unknown;
 }
 
 export function defineConverter<S extends z.ZodType>(definition: ConverterDefinition<S>): OperationConverter {

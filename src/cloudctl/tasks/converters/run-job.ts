@@ -2,7 +2,6 @@
 // `credentials` names the account; a non-empty `namespace` overrides the manifest's.
 import { z } from 'zod';
 import type { OperationPayload } from '../../../contract/index.ts';
-import { isRecord } from '../../../lib/is-record.ts';
 import { defineConverter, PayloadError } from './converter.ts';
 
 export const runJob = defineConverter({
@@ -42,13 +41,13 @@ export const runJob = defineConverter({
     ];
   },
   resultObject: (_payload, _step, result) => {
-    const job = isRecord(result) ? result : {};
-    const namespace = String(job.namespace ?? '');
+    const job = 'pods' in result ? result : undefined;
+    const namespace = job?.namespace ?? '';
     return {
-      manifestNamesByNamespace: { [namespace]: [`job ${String(job.name ?? '')}`] },
-      deployedNamesByLocation: { [namespace]: [`job ${String(job.name ?? '')}`] },
-      jobOutcome: job.outcome,
-      pods: job.pods,
+      manifestNamesByNamespace: { [namespace]: [`job ${job?.name ?? ''}`] },
+      deployedNamesByLocation: { [namespace]: [`job ${job?.name ?? ''}`] },
+      jobOutcome: job?.outcome,
+      pods: job?.pods,
       manifests: [],
       createdArtifacts: [],
       boundArtifacts: [],

@@ -2,6 +2,7 @@
 // waits, and the moves, gates, readiness checks and agent operations several kinds (and the
 // rollback) use. One per target run; a step kind is a function of a step and this context.
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { OperationPayload, OperationResult, OperationType } from '../../../../contract/index.ts';
 import { CodedError } from '../../../../lib/coded-error.ts';
 import { isRecord } from '../../../../lib/is-record.ts';
 import type { DeploymentFile } from '../../deployment-file/deployment-file-schema.ts';
@@ -36,9 +37,19 @@ export interface TargetRunDeps {
   /** Aborted when cloudctl stops: the run ends where it is, for the next process to carry on. */
   signal: AbortSignal;
   /** Sends an agent operation whose id is kept in `ids[index]` (stored before sending). */
-  operation(ids: string[], index: number, account: string, type: string, payload: unknown): Promise<unknown>;
+  operation<T extends OperationType>(
+    ids: string[],
+    index: number,
+    account: string,
+    type: T,
+    payload: OperationPayload<T>,
+  ): Promise<OperationResult<T>>;
   /** A read through the agent (nothing to find again after a restart). */
-  read(account: string, type: string, payload: unknown): Promise<unknown>;
+  read<T extends OperationType>(
+    account: string,
+    type: T,
+    payload: OperationPayload<T>,
+  ): Promise<OperationResult<T>>;
   gates: {
     open(id: string, stepKey: string, kind: GateKind): Promise<void>;
     /** The gate once decided, or 'expired' at `until`; throws when `signal` aborts. */

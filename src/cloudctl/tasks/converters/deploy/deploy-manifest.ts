@@ -6,21 +6,20 @@ import type { OperationPayload } from '../../../../contract/index.ts';
 import { isRecord } from '../../../../lib/is-record.ts';
 import { scrubObject } from '../../../../lib/object-scrub.ts';
 import { artifactResult, storedArtifactResult } from '../artifacts/index.ts';
-import { defineConverter } from '../converter.ts';
+import { type AgentResult, type AgentStep, defineConverter } from '../converter.ts';
 import { namesByNamespace } from '../manifest-name.ts';
 import { planDeploy } from './deploy-plan.ts';
 import { deployRequestSchema } from './deploy-request.ts';
 
 /** The agent's `applied` list (namespaces as it placed them); the sent manifests before it answers. */
-function deployedObjects(step: { payload: unknown }, agentResult: unknown): Record<string, unknown>[] {
-  const sent = isRecord(step.payload) && Array.isArray(step.payload.manifests) ? step.payload.manifests : [];
-  const manifests = sent.filter(isRecord);
-  const applied = isRecord(agentResult) && Array.isArray(agentResult.applied) ? agentResult.applied : [];
+function deployedObjects(step: AgentStep, agentResult: AgentResult | undefined): Record<string, unknown>[] {
+  const manifests = step.type === 'deploy' ? step.payload.manifests.filter(isRecord) : [];
+  const applied = agentResult !== undefined && 'applied' in agentResult ? agentResult.applied : [];
   return manifests.map((manifest) => {
     const metadata = isRecord(manifest.metadata) ? manifest.metadata : {};
     // The agent applies in its own order (namespaces and CRDs first): match by kind and name.
-    const placed = applied.find((a) => isRecord(a) && a.kind === manifest.kind && a.name === metadata.name);
-    if (!isRecord(placed) || typeof placed.namespace !== 'string') return manifest;
+    const placed = applied.find((a) => a.kind === manifest.kind && a.name === metadata.name);
+    if (placed?.namespace === undefined) return manifest;
     return { ...manifest, metadata: { ...metadata, namespace: placed.namespace } };
   });
 }

@@ -28,9 +28,19 @@ export interface OperationResult {
    */
   'result'?: (Buffer | Uint8Array | string);
   /**
-   * Why the operation failed, for FAILED.
+   * Why the operation failed, for FAILED: a message for people.
    */
   'error'?: (string);
+  /**
+   * For FAILED: one of the codes in src/contract/operation-errors.ts (NOT_FOUND, UNREACHABLE, ...),
+   * so the control plane acts on the code and never parses the message. Empty from an agent that
+   * predates it: read as FAILED.
+   */
+  'errorCode'?: (string);
+  /**
+   * For FAILED: the offending field of the payload or a manifest, when there is one.
+   */
+  'errorPath'?: (string);
 }
 
 export interface OperationResult__Output {
@@ -42,7 +52,17 @@ export interface OperationResult__Output {
    */
   'result': (Buffer);
   /**
-   * Why the operation failed, for FAILED.
+   * Why the operation failed, for FAILED: a message for people.
    */
   'error': (string);
+  /**
+   * For FAILED: one of the codes in src/contract/operation-errors.ts (NOT_FOUND, UNREACHABLE, ...),
+   * so the control plane acts on the code and never parses the message. Empty from an agent that
+   * predates it: read as FAILED.
+   */
+  'errorCode': (string);
+  /**
+   * For FAILED: the offending field of the payload or a manifest, when there is one.
+   */
+  'errorPath': (string);
 }
