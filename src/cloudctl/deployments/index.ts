@@ -19,6 +19,11 @@ export type { PauseStep } from './deployment-file/pause-step.ts';
 export type { RunWebhookStep } from './deployment-file/run-webhook-step.ts';
 export type { Strategy } from './deployment-file/strategy.ts';
 export type { ConstraintStep, Target } from './deployment-file/target.ts';
+export {
+  VENDOR_VARIABLES,
+  type VendorValues,
+  type VendorVariable,
+} from './deployment-file/vendor-variables.ts';
 export type { Webhook, WebhookHeader } from './deployment-file/webhook.ts';
 export {
   type DeploymentsFeature,
@@ -69,7 +74,6 @@ export {
   type WebhookResponse,
   type WebhookSendDeps,
 } from './webhook/send-webhook-request.ts';
-export { VENDOR_VARIABLES, type VendorValues, type VendorVariable } from './webhook/vendor-variables.ts';
 export { webhookSecrets } from './webhook/webhook-secrets.ts';
 export type {
   WebhookTransport,

@@ -3,11 +3,11 @@
 // waits for a callback tells the job where to call back; and every `runWebhook` step declares the
 // `{{context.*}}` names its webhook uses. Values (and so the final URL) are checked when rendering.
 import { isRecord } from '../../../lib/is-record.ts';
-import { isHttpUrl } from '../webhook/http-url.ts';
-import { contextNames, parseTemplate, type TemplatePart, usesVendor } from '../webhook/webhook-template.ts';
-import { webhookTemplates } from '../webhook/webhook-templates.ts';
 import type { Finding } from './finding.ts';
+import { isHttpUrl } from './http-url.ts';
 import { webhookSteps } from './webhook-steps.ts';
+import { contextNames, parseTemplate, type TemplatePart, usesVendor } from './webhook-template.ts';
+import { webhookTemplates } from './webhook-templates.ts';
 
 /**
  * Whether a parsed uriTemplate can render to an http(s) URL, judged by what is written out: the whole

@@ -5,11 +5,11 @@
 // that cannot be rendered throws before anything leaves. Secret header values stay references for
 // the sender to resolve.
 import { DeploymentError, type DeploymentErrorCode } from '../deployment-errors.ts';
+import { isHttpUrl } from '../deployment-file/http-url.ts';
+import type { VendorValues } from '../deployment-file/vendor-variables.ts';
 import { type HTTP_METHODS, isSecretValue, type Webhook } from '../deployment-file/webhook.ts';
-import { isHttpUrl } from './http-url.ts';
-import type { VendorValues } from './vendor-variables.ts';
-import { parseTemplate } from './webhook-template.ts';
-import { webhookTemplates } from './webhook-templates.ts';
+import { parseTemplate } from '../deployment-file/webhook-template.ts';
+import { webhookTemplates } from '../deployment-file/webhook-templates.ts';
 
 export type RenderedHeader = { key: string; value: string } | { key: string; secretReference: string };
 

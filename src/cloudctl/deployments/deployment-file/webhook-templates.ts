@@ -4,7 +4,7 @@
 
 import { isRecord } from '../../../lib/is-record.ts';
 import { formatKeyPath, type KeyPath } from '../../../lib/yaml-source.ts';
-import { isSecretValue } from '../deployment-file/webhook.ts';
+import { isSecretValue } from './webhook.ts';
 
 export interface TemplateField {
   /** Path within the webhook, e.g. ['headers', 0, 'value']. */
