@@ -6,6 +6,7 @@ import { CacheStore, KindResolver } from './caching/index.ts';
 import { CredentialStore } from './credentials/index.ts';
 import { DeploymentStore } from './deployments/index.ts';
 import { DynamicAccountStore } from './dynamic-accounts/index.ts';
+import type { Feature } from './feature.ts';
 import { CLOUDCTL_MIGRATIONS, type CloudctlDatabase } from './migrations.ts';
 import { OAuthStore } from './oauth/index.ts';
 import { OperationStore } from './operations/index.ts';
@@ -69,4 +70,9 @@ export async function openStores(
     ping: () => pingDatabase(db),
     close: () => db.destroy(),
   };
+}
+
+/** The stores as the lowest feature: opened before the others are built (they all use them), closed last. */
+export function storesFeature(stores: Pick<CloudctlStores, 'close'>): Feature {
+  return { name: 'stores', phase: 'store', close: () => stores.close() };
 }

@@ -1,9 +1,8 @@
 // Wires cloudctl together: config -> stores -> features -> transports (gRPC for agents, HTTP for
-// people and tools). Each feature is one factory given only what it uses; they are listed in the
-// order they depend on each other. The returned handle is what tests drive.
+// people and tools) -> the work the last run left unfinished. Every part is a feature (feature.ts):
+// one factory given only what it uses, listed in the order they depend on each other; their phases
+// order the start, and the stop in reverse. The returned handle is what tests drive.
 import type { Logger } from 'pino';
-import pkg from '../../package.json' with { type: 'json' };
-import { serviceDefinitions } from '../proto/index.ts';
 import type { SecretEngine } from '../secrets/index.ts';
 import { type AccountAssignments, type AccountDirectory, accountsFeature } from './accounts/index.ts';
 import {
@@ -14,31 +13,32 @@ import {
   UserAuthenticator,
 } from './auth/index.ts';
 import { cachingFeature } from './caching/index.ts';
-import { type CloudctlStores, openStores } from './cloudctl-stores.ts';
+import { type CloudctlStores, openStores, storesFeature } from './cloudctl-stores.ts';
 import type { CloudctlConfig } from './config/index.ts';
 import {
   type CredentialsDefinition,
   credentialAccounts,
-  credentialsRoutes,
+  credentialsFeature,
   syncConfigAccounts,
 } from './credentials/index.ts';
 import { databaseTarget } from './database-target.ts';
-import { type DeploymentsFeature, deploymentsFeature } from './deployments/index.ts';
+import { deploymentsFeature } from './deployments/index.ts';
 import { type AccountPlacement, dynamicAccountsFeature } from './dynamic-accounts/index.ts';
 import { externalAddress } from './external-address.ts';
-import { type GrpcEndpoint, type GrpcService, startGrpcEndpoint } from './grpc/index.ts';
-import { type HttpEndpoint, type Route, startHttpEndpoint } from './http/index.ts';
-import { inapplicableRoutes } from './inapplicable/index.ts';
+import { routesOf, servicesOf, startFeatures, stopOnFailure } from './feature.ts';
+import { inapplicableFeature } from './inapplicable/index.ts';
 import { manifestsFeature } from './manifests/index.ts';
-import { oauthRoutes, oauthTokens } from './oauth/index.ts';
-import { type CloudctlMetrics, type Observability, observabilityFeature } from './observability/index.ts';
+import { type OAuthStore, oauthFeature, oauthTokens } from './oauth/index.ts';
+import { type CloudctlMetrics, observabilityFeature } from './observability/index.ts';
 import { type OperationDispatcher, operationsFeature } from './operations/index.ts';
-import { readModelRoutes } from './read-model/index.ts';
-import { joinReplicas, type ReplicaHandlers, type ReplicaMembership } from './replicas/index.ts';
-import { AgentRegistry, SessionFinder, sessionHandlers } from './sessions/index.ts';
-import { statusPageRoutes } from './status-page/index.ts';
+import { readModelFeature } from './read-model/index.ts';
+import { type ReplicaHandlers, replicaMembership, replicasFeature } from './replicas/index.ts';
+import { resumeFeature } from './resume-feature.ts';
+import { AgentRegistry, SessionFinder, sessionsFeature } from './sessions/index.ts';
+import { statusPageFeature } from './status-page/index.ts';
 import type { DatabaseTarget } from './store/index.ts';
-import { type TasksFeature, tasksFeature } from './tasks/index.ts';
+import { tasksFeature } from './tasks/index.ts';
+import { grpcFeature, httpFeature } from './transports.ts';
 
 export { databaseTarget } from './database-target.ts';
 
@@ -74,99 +74,6 @@ export interface ControlPlane {
   close(): Promise<void>;
 }
 
-/** The orchagent.v1 services agents call, each a feature's thin adapter. */
-export const AGENT_SERVICES = [
-  'orchagent.v1.AgentSession',
-  'orchagent.v1.Caching',
-  'orchagent.v1.OperationResults',
-] as const;
-
-/** The services' handlers, each built by its feature. */
-interface AgentHandlers {
-  session: GrpcService['handlers'];
-  caching: GrpcService['handlers'];
-  operationResults: GrpcService['handlers'];
-}
-
-function agentServices(handlers: AgentHandlers): GrpcService[] {
-  const definitions = serviceDefinitions();
-  return [
-    { name: AGENT_SERVICES[0], definition: definitions.session, handlers: handlers.session },
-    { name: AGENT_SERVICES[1], definition: definitions.caching, handlers: handlers.caching },
-    {
-      name: AGENT_SERVICES[2],
-      definition: definitions.operationResults,
-      handlers: handlers.operationResults,
-    },
-  ];
-}
-
-interface Endpoints {
-  grpc: GrpcEndpoint;
-  http: HttpEndpoint;
-}
-
-interface EndpointDeps {
-  /** What started before the transports: stopped if one of them cannot start. */
-  started: Started;
-  services: GrpcService[];
-  routes: Route[];
-  metrics: CloudctlMetrics;
-  logger: Logger;
-  now: () => Date;
-  /** Checks the JWTs of `auth.oidc`'s provider, when configured. */
-  oidc: OidcProvider | undefined;
-}
-
-/**
- * Both transports, or neither: a failure to start one stops everything started before it (the
- * replica membership and its listening connection, the runners, the stores), so the process exits.
- */
-async function startEndpoints(config: CloudctlConfig, deps: EndpointDeps): Promise<Endpoints> {
-  const { logger, now } = deps;
-  const { stores } = deps.started;
-  let grpc: GrpcEndpoint | undefined;
-  try {
-    grpc = await startGrpcEndpoint(config.grpc, deps.services, logger);
-    const authenticator = new UserAuthenticator(
-      [
-        configUsers(config.users),
-        oauthTokens(stores.oauth, now),
-        ...(deps.oidc === undefined ? [] : [oidcTokens(deps.oidc, now)]),
-      ],
-      config.auth,
-    );
-    const http = await startHttpEndpoint(config.http, {
-      routes: deps.routes,
-      authenticator,
-      logger,
-      metrics: deps.metrics.http,
-      now,
-      version: pkg.version,
-    });
-    return { grpc, http };
-  } catch (error) {
-    await stopStarted(deps.started, grpc);
-    throw error;
-  }
-}
-
-/** Work the last run left unfinished carries on, now that everything it may call exists. */
-async function resumeUnfinished(
-  tasks: { resumeUnfinished(): Promise<number> },
-  deployments: { resumeUnfinished(): Promise<number> },
-  logger: Logger,
-): Promise<void> {
-  const resumed = await tasks.resumeUnfinished();
-  if (resumed > 0) logger.info({ tasks: resumed }, 'carrying on tasks left unfinished by the last run');
-  const resumedDeployments = await deployments.resumeUnfinished();
-  if (resumedDeployments > 0)
-    logger.info(
-      { deployments: resumedDeployments },
-      'carrying on deployments left unfinished by the last run',
-    );
-}
-
 /** What the other replicas' words set off here. */
 function replicaHandlers(operations: OperationDispatcher, placement: AccountPlacement): ReplicaHandlers {
   return {
@@ -183,58 +90,18 @@ function credentialsChanged(placement: AccountPlacement) {
     change === 'created' ? placement.created(name) : placement.placeEverywhere();
 }
 
-/** What runs before the transports start. */
-interface Started {
-  tasks: TasksFeature;
-  deployments: DeploymentsFeature;
-  operations: OperationDispatcher;
-  placement: AccountPlacement;
-  replicas: ReplicaMembership | undefined;
-  stores: CloudctlStores;
-}
-
-/** What `close` stops, in the order it stops them. */
-interface Parts extends Started {
-  observability: Observability;
-  endpoints: Endpoints;
-}
-
-/** Stops what started before the transports, and the gRPC endpoint if it started, in order. */
-async function stopStarted(started: Started, grpc: GrpcEndpoint | undefined): Promise<void> {
-  // Tasks stop where they are (they carry on at the next start); their waits end with the dispatcher.
-  const tasksStopped = started.tasks.runner.close();
-  const deploymentsStopped = started.deployments.runner.close();
-  started.operations.close();
-  started.placement.close();
-  await tasksStopped;
-  await deploymentsStopped;
-  await grpc?.close();
-  await started.replicas?.close();
-  await started.stores.close();
-}
-
-async function closeInOrder(parts: Parts): Promise<void> {
-  parts.observability.stopping();
-  // HTTP first, so requests in flight finish while the agents' sessions still carry their work.
-  await parts.endpoints.http.close();
-  await stopStarted(parts, parts.endpoints.grpc);
-}
-
-/** The handle tests drive: the parts' ports and services, and a close that stops them in order. */
-function controlPlane(
-  parts: Parts,
-  rest: Pick<ControlPlane, 'metrics' | 'registry' | 'accounts' | 'directory'>,
-): ControlPlane {
-  const { endpoints, operations, placement, stores } = parts;
-  return {
-    ...rest,
-    port: endpoints.grpc.port,
-    httpPort: endpoints.http.port,
-    operations,
-    placement,
-    store: stores,
-    close: () => closeInOrder(parts),
-  };
+/** Who may call the HTTP API: the config's users, OAuth clients' tokens, and the OIDC provider's JWTs. */
+function userAuthenticator(
+  config: CloudctlConfig,
+  oauth: OAuthStore,
+  oidc: OidcProvider | undefined,
+  now: () => Date,
+): UserAuthenticator {
+  const sources = [configUsers(config.users), oauthTokens(oauth, now)];
+  return new UserAuthenticator(
+    oidc === undefined ? sources : [...sources, oidcTokens(oidc, now)],
+    config.auth,
+  );
 }
 
 /** The stores, the accounts of cloudctl's config file synced in before anything reads them. */
@@ -267,51 +134,52 @@ export async function startControlPlane(
   const registry = new AgentRegistry();
   const observability = observabilityFeature({ sessions: () => registry.list().length, ping: stores.ping });
   const { metrics } = observability;
-  const replicas = await joinReplicas({ target, store: stores.replicas, registry, logger });
+  const membership = replicaMembership({ target, store: stores.replicas, registry, logger });
   const authenticator = new AgentAuthenticator(config.agents, logger);
   const oidc = config.auth.oidc === undefined ? undefined : new OidcProvider(config.auth.oidc, now);
   const { waitTimeoutMs } = config.operations;
-  const base = { stores, registry, authenticator, metrics, logger, now, replicaId: replicas?.id };
-  const ops = operationsFeature({ ...base, outcomes: metrics.operations, router: replicas, waitTimeoutMs });
+  const base = { stores, registry, authenticator, metrics, logger, now, replicaId: membership?.id };
+  const ops = operationsFeature({ ...base, outcomes: metrics.operations, router: membership, waitTimeoutMs });
   const operations = ops.dispatcher;
   // Where an account's session is, on this replica or another: what HTTP reads report.
-  const sessions = new SessionFinder(registry, replicas);
+  const sessions = new SessionFinder(registry, membership);
   const accounts = accountsFeature({ ...base, lookups: [credentialAccounts(stores.credentials)], sessions });
   const { guard, directory } = accounts;
   const served = { ...base, guard, sessions, dispatcher: operations, reconnectGraceMs: waitTimeoutMs };
-  const dynamic = await dynamicAccountsFeature({ ...served, replicas });
+  const store = storesFeature(stores);
+  const failed = stopOnFailure([store], logger);
+  const dynamic = await dynamicAccountsFeature({ ...served, replicas: membership }).catch(failed);
   const { placement } = dynamic;
-  // Listens from here on: every handler it calls exists now.
-  await replicas?.start(replicaHandlers(operations, placement));
   const caching = cachingFeature(served);
   const tasks = tasksFeature(served);
   const external = externalAddress(config.http);
   const deployments = deploymentsFeature({ ...served, externalUrl: external.url, secretEngines });
   const { heartbeatSeconds, helloTimeoutSeconds } = config.grpc;
   const sessionDeps = { heartbeatSeconds, helloTimeoutSeconds, sessionListener: placement, store: stores };
-  const session = sessionHandlers({ ...base, ...sessionDeps, accountsDropped: caching.forgetAccounts });
-  const { cache, kinds, readModel } = stores;
-  const manifests = manifestsFeature({ cache, kinds, model: readModel, guard, operations });
-  const changed = credentialsChanged(placement);
-  const routes = [
-    ...observability.routes,
-    ...tasks.routes,
-    ...caching.routes,
-    ...accounts.routes,
-    ...readModelRoutes({ guard, model: readModel, operations }),
-    ...manifests.routes,
-    ...credentialsRoutes({ store: stores, directory, now, changed }),
-    ...dynamic.routes,
-    ...deployments.routes,
-    ...oauthRoutes({ store: stores.oauth, now, tokenLifetimeSeconds: config.oauth.tokenLifetimeSeconds }),
-    ...statusPageRoutes({ ...served, store: stores, placement, deploymentRunner: deployments.runner, oidc }),
-    ...inapplicableRoutes(),
+  const features = [
+    store,
+    observability,
+    replicasFeature({ membership, handlers: replicaHandlers(operations, placement) }),
+    ops,
+    accounts,
+    dynamic,
+    caching,
+    tasks,
+    deployments,
+    sessionsFeature({ ...base, ...sessionDeps, accountsDropped: caching.forgetAccounts }),
+    manifestsFeature({ stores, guard, operations }),
+    readModelFeature({ stores, guard, operations }),
+    credentialsFeature({ store: stores, directory, now, changed: credentialsChanged(placement) }),
+    oauthFeature({ store: stores.oauth, now, tokenLifetimeSeconds: config.oauth.tokenLifetimeSeconds }),
+    statusPageFeature({ ...served, store: stores, placement, deploymentRunner: deployments.runner, oidc }),
+    inapplicableFeature(),
   ];
-  const services = agentServices({ session, caching: caching.handlers, operationResults: ops.handlers });
-  const started = { tasks, deployments, operations, placement, replicas, stores };
-  const endpoints = await startEndpoints(config, { ...base, started, services, routes, oidc });
-  external.listening(endpoints.http.port);
-  await resumeUnfinished(tasks.runner, deployments.runner, logger);
-  const parts = { ...started, observability, endpoints };
-  return controlPlane(parts, { metrics, registry, accounts: accounts.assignments, directory });
+  const grpc = grpcFeature(config.grpc, { services: servicesOf(features), logger });
+  const users = userAuthenticator(config, stores.oauth, oidc, now);
+  const api = { authenticator: users, metrics: metrics.http, logger, now, address: external };
+  const http = httpFeature(config.http, { ...api, routes: routesOf(features) });
+  const resume = resumeFeature({ tasks: tasks.runner, deployments: deployments.runner, logger });
+  const { stop } = await startFeatures([...features, grpc, http, resume], logger);
+  const parts = { metrics, registry, operations, placement, directory, store: stores };
+  return { ...parts, port: grpc.port(), httpPort: http.port(), accounts: accounts.assignments, close: stop };
 }

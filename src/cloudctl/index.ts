@@ -7,12 +7,7 @@ export {
   openStores,
 } from './cloudctl-stores.ts';
 export { type CloudctlConfig, loadConfig, parseConfig, secretEngines } from './config/index.ts';
-export {
-  AGENT_SERVICES,
-  type ControlPlane,
-  type ControlPlaneDeps,
-  startControlPlane,
-} from './control-plane.ts';
+export { type ControlPlane, type ControlPlaneDeps, startControlPlane } from './control-plane.ts';
 export { CLOUDCTL_ERRORS, CloudctlError, type CloudctlErrorCode } from './errors.ts';
 export type { CloudctlDatabase } from './migrations.ts';
 export type { OperationOutcome, OperationRequest, StoredOperation } from './operations/index.ts';

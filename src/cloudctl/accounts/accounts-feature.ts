@@ -1,6 +1,7 @@
 // The accounts feature's factory: the directory of every account cloudctl knows (agents' first, then
 // the other places given), the guard that checks READ and WRITE on them, direct assignments of
 // accounts to one agent, and the agent-account routes.
+import type { Feature } from '../feature.ts';
 import type { Route } from '../http/index.ts';
 import type { AgentRegistry, AgentStore } from '../sessions/index.ts';
 import type { ChangeCounter } from '../store/index.ts';
@@ -21,7 +22,7 @@ export interface AccountsFeatureDeps {
   now: () => Date;
 }
 
-export interface AccountsFeature {
+export interface AccountsFeature extends Feature {
   directory: AccountDirectory;
   guard: AccountGuard;
   assignments: AccountAssignments;
@@ -38,6 +39,8 @@ export function accountsFeature(deps: AccountsFeatureDeps): AccountsFeature {
   });
   const guard = new AccountGuard(directory);
   return {
+    name: 'accounts',
+    phase: 'services',
     directory,
     guard,
     assignments: new AccountAssignments({ registry: deps.registry, store: stores, now: deps.now }),

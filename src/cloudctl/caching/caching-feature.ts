@@ -2,8 +2,10 @@
 // (counting it for the introspection), the cache routes (on-demand refresh, introspection), and the
 // eviction of accounts that have left cloudctl.
 import type { Logger } from 'pino';
-import type { CachingHandlers } from '../../proto/index.ts';
+import { serviceDefinitions } from '../../proto/index.ts';
 import type { AccountGuard } from '../accounts/index.ts';
+import type { Feature } from '../feature.ts';
+import type { GrpcService } from '../grpc/index.ts';
 import type { Route } from '../http/index.ts';
 import type { AgentStore, SessionFinder } from '../sessions/index.ts';
 import type { IntrospectionSources } from './cache-introspection.ts';
@@ -22,18 +24,15 @@ export interface CachingFeatureDeps extends Omit<CachingRpcDeps, 'store'> {
     dynamicAccounts: IntrospectionSources['dynamicAccounts'];
   };
   /** The operation dispatcher: refreshes are the agent's `get`. */
-  dispatcher: {
-    execute: OnDemandRefreshDeps['execute'];
-    serves(account: string): Promise<boolean>;
-  };
+  dispatcher: OnDemandRefreshDeps['operations'] & { serves(account: string): Promise<boolean> };
   guard: AccountGuard;
   sessions: Pick<SessionFinder, 'servingAgent'>;
   logger: Logger;
   now: () => Date;
 }
 
-export interface CachingFeature {
-  handlers: CachingHandlers;
+export interface CachingFeature extends Feature {
+  services: GrpcService[];
   routes: Route[];
   /**
    * Evicts what is cached of accounts no agent lists any more, except those a cloudctl definition
@@ -48,13 +47,16 @@ export function cachingFeature(deps: CachingFeatureDeps): CachingFeature {
   const refresh = new OnDemandRefresh({
     cache: stores.cache,
     kinds: stores.kinds,
-    execute: (request) => dispatcher.execute(request),
+    operations: dispatcher,
     served: (account) => dispatcher.serves(account),
     logger,
     now,
   });
+  const handlers = cachingHandlers({ ...deps, store: stores }, rate);
   return {
-    handlers: cachingHandlers({ ...deps, store: stores }, rate),
+    name: 'caching',
+    phase: 'services',
+    services: [{ name: 'orchagent.v1.Caching', definition: serviceDefinitions().caching, handlers }],
     routes: cacheRoutes({
       guard: deps.guard,
       refresh,

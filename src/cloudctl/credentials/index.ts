@@ -19,4 +19,8 @@ export {
   credentialsMigration,
 } from './credential-tables.ts';
 export { type CredentialsDefinition, credentialsDefinitionSchema } from './credentials-definition.ts';
-export { credentialsRoutes } from './credentials-routes.ts';
+export {
+  type CredentialsFeature,
+  type CredentialsFeatureDeps,
+  credentialsFeature,
+} from './credentials-feature.ts';

@@ -1,8 +1,10 @@
 // The deployments feature's factory: the runner that carries deployments through their steps (with
 // webhooks sent from cloudctl or from an agent holding the account), and the deployment routes.
+// Stopping stops every run where it is; an unfinished deployment carries on at the next start.
 import type { Logger } from 'pino';
 import type { SecretEngine } from '../../secrets/index.ts';
 import type { AccountGuard } from '../accounts/index.ts';
+import type { Feature } from '../feature.ts';
 import type { Route } from '../http/index.ts';
 import type { OperationDispatcher, OperationStore } from '../operations/index.ts';
 import { type LeaseStore, REPLICA_BEAT_MS, REPLICA_LEASE_MS } from '../replicas/index.ts';
@@ -29,7 +31,7 @@ export interface DeploymentsFeatureDeps {
   secretEngines: ReadonlyArray<SecretEngine>;
 }
 
-export interface DeploymentsFeature {
+export interface DeploymentsFeature extends Feature {
   runner: DeploymentRunner;
   routes: Route[];
 }
@@ -55,7 +57,10 @@ export function deploymentsFeature(deps: DeploymentsFeatureDeps): DeploymentsFea
     now,
   });
   return {
+    name: 'deployments',
+    phase: 'services',
     runner,
     routes: deploymentRoutes({ runner, store: stores.deployments, guard: deps.guard, now }),
+    close: () => runner.close(),
   };
 }

@@ -1,8 +1,10 @@
 // The dynamic accounts feature's factory: the placement of cloudctl-defined accounts on agents (begun
 // before it returns, so sessions that open next find it ready), and the /vendor/accounts routes.
+// Stopping ends placement before the agents' sessions end, so their ends move no account.
 import type { Logger } from 'pino';
 import type { AccountGuard } from '../accounts/index.ts';
 import type { CredentialStore } from '../credentials/index.ts';
+import type { Feature } from '../feature.ts';
 import type { Route } from '../http/index.ts';
 import type { AgentRegistry, AgentStore, SessionFinder } from '../sessions/index.ts';
 import { AccountPlacement } from './account-placement.ts';
@@ -30,7 +32,7 @@ export interface DynamicAccountsFeatureDeps {
   now: () => Date;
 }
 
-export interface DynamicAccountsFeature {
+export interface DynamicAccountsFeature extends Feature {
   placement: AccountPlacement;
   routes: Route[];
 }
@@ -49,7 +51,10 @@ export async function dynamicAccountsFeature(
   });
   await placement.start();
   return {
+    name: 'dynamic-accounts',
+    phase: 'services',
     placement,
+    close: () => placement.close(),
     routes: dynamicAccountsRoutes({
       guard: deps.guard,
       store: stores,

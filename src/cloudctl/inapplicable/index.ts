@@ -1,2 +1,2 @@
 // Endpoints of the API we mirror that have no meaning for an orchestrator.
-export { inapplicableRoutes } from './inapplicable-routes.ts';
+export { type InapplicableFeature, inapplicableFeature } from './inapplicable-feature.ts';

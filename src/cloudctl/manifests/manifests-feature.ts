@@ -1,15 +1,24 @@
 // The manifests feature's factory: clouddriver's manifest reads (ManifestController) over the cache,
 // the read model and the account's agent. It owns no table: it reads what caching and the read model
 // store, and asks the agent what they do not hold.
+import type { Feature } from '../feature.ts';
 import type { Route } from '../http/index.ts';
 import { type ManifestRouteDeps, manifestRoutes } from './manifest-routes.ts';
 
-export type ManifestsFeatureDeps = ManifestRouteDeps;
+export interface ManifestsFeatureDeps extends Pick<ManifestRouteDeps, 'guard' | 'operations'> {
+  stores: Pick<ManifestRouteDeps, 'cache' | 'kinds'> & { readModel: ManifestRouteDeps['model'] };
+}
 
-export interface ManifestsFeature {
+export interface ManifestsFeature extends Feature {
   routes: Route[];
 }
 
 export function manifestsFeature(deps: ManifestsFeatureDeps): ManifestsFeature {
-  return { routes: manifestRoutes(deps) };
+  const { stores, guard, operations } = deps;
+  const { cache, kinds, readModel: model } = stores;
+  return {
+    name: 'manifests',
+    phase: 'services',
+    routes: manifestRoutes({ cache, kinds, model, guard, operations }),
+  };
 }

@@ -1,9 +1,12 @@
 // The operations feature's factory: the dispatcher that sends operations to the agent serving the
 // account (or, through the router, to the replica holding its stream) and waits for their results,
-// and the orchagent.v1.OperationResults handlers that record them.
+// and the orchagent.v1.OperationResults service that records them. Stopping fails every wait, so work
+// waiting for a result stops where it is (it carries on at the next start).
 import type { Logger } from 'pino';
-import type { OperationResultsHandlers } from '../../proto/index.ts';
+import { serviceDefinitions } from '../../proto/index.ts';
 import type { AgentAuthenticator } from '../auth/index.ts';
+import type { Feature } from '../feature.ts';
+import type { GrpcService } from '../grpc/index.ts';
 import type { AgentRegistry } from '../sessions/index.ts';
 import { OperationDispatcher } from './operation-dispatcher.ts';
 import { operationResultsHandlers } from './operation-results-rpc.ts';
@@ -23,9 +26,9 @@ export interface OperationsFeatureDeps {
   now: () => Date;
 }
 
-export interface OperationsFeature {
+export interface OperationsFeature extends Feature {
   dispatcher: OperationDispatcher;
-  handlers: OperationResultsHandlers;
+  services: GrpcService[];
 }
 
 export function operationsFeature(deps: OperationsFeatureDeps): OperationsFeature {
@@ -39,14 +42,20 @@ export function operationsFeature(deps: OperationsFeatureDeps): OperationsFeatur
     onOutcome: (type, outcome) => deps.outcomes.inc({ type, outcome }),
     router: deps.router,
   });
-  return {
+  const handlers = operationResultsHandlers({
+    authenticator: deps.authenticator,
     dispatcher,
-    handlers: operationResultsHandlers({
-      authenticator: deps.authenticator,
-      dispatcher,
-      store: stores,
-      logger,
-      now,
-    }),
+    store: stores,
+    logger,
+    now,
+  });
+  return {
+    name: 'operations',
+    phase: 'services',
+    dispatcher,
+    services: [
+      { name: 'orchagent.v1.OperationResults', definition: serviceDefinitions().operationResults, handlers },
+    ],
+    close: () => dispatcher.close(),
   };
 }

@@ -1,10 +1,9 @@
 // Replicas: several cloudctl processes on one PostgreSQL. Each records the agent sessions it holds;
 // work for an account that arrives at one replica is sent by the replica holding the agent's stream.
 
-export { type JoinReplicasDeps, joinReplicas } from './join-replicas.ts';
 export { LeaseStore, type Leases } from './lease-store.ts';
 export { LeaseSweeper, type LeaseSweeperOptions } from './lease-sweeper.ts';
-export { startPostgresReplicaBus } from './postgres-replica-bus.ts';
+export { postgresReplicaBus } from './postgres-replica-bus.ts';
 export type { ReplicaBus } from './replica-bus.ts';
 export {
   type ReplicaHandlers,
@@ -19,3 +18,9 @@ export {
   type SessionHolder,
 } from './replica-store.ts';
 export { type ReplicaTables, replicaMigration } from './replica-tables.ts';
+export {
+  type JoinReplicasDeps,
+  type ReplicasFeatureDeps,
+  replicaMembership,
+  replicasFeature,
+} from './replicas-feature.ts';

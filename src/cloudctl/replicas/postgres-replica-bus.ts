@@ -1,6 +1,7 @@
 // The replica bus over PostgreSQL's LISTEN/NOTIFY: replicas already share the database, so nothing
-// else has to be deployed or reachable between them. One connection listens for the process; a lost
-// connection is opened again with a growing delay, and listeners are told to re-read what they wait for.
+// else has to be deployed or reachable between them. One connection listens for the process, from
+// `open` on; a lost connection is opened again with a growing delay, and listeners are told to re-read
+// what they wait for.
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { ReplicaBus } from './replica-bus.ts';
@@ -8,12 +9,12 @@ import type { ReplicaBus } from './replica-bus.ts';
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 5000;
 
-export async function startPostgresReplicaBus(options: {
+export function postgresReplicaBus(options: {
   url: string;
   /** Says something on a channel (through the store's own connections). */
   notify(channel: string, payload: string): Promise<void>;
   logger: Logger;
-}): Promise<ReplicaBus> {
+}): ReplicaBus {
   const handlers = new Map<string, (payload: string) => void>();
   const reconnected: Array<() => void> = [];
   let client: pg.Client | undefined;
@@ -58,8 +59,8 @@ export async function startPostgresReplicaBus(options: {
     }, retryMs);
   };
 
-  await connect();
   return {
+    open: connect,
     notify: options.notify,
     async listen(channel, handler) {
       handlers.set(channel, handler);

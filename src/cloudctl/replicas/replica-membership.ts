@@ -59,8 +59,10 @@ export class ReplicaMembership implements OperationRouter {
     this.#deps = deps;
   }
 
+  /** Opens the bus, listens, and beats from now on; `close` ends all of it, also after a failed start. */
   async start(handlers: ReplicaHandlers): Promise<void> {
     const { bus, logger } = this.#deps;
+    await bus.open();
     await bus.listen(ROUTE_CHANNEL, (payload) => {
       const word = parseWord<RouteWord>(payload);
       if (word?.replicaId !== this.id) return;
@@ -141,9 +143,13 @@ export class ReplicaMembership implements OperationRouter {
 
   async close(): Promise<void> {
     clearInterval(this.#timer);
-    await this.#publishing;
-    await this.#deps.store.leave(this.id);
-    await this.#deps.bus.close();
+    try {
+      await this.#publishing;
+      await this.#deps.store.leave(this.id);
+    } finally {
+      // Whatever the database said: an open listening connection would keep the process alive.
+      await this.#deps.bus.close();
+    }
   }
 
   async #beat(): Promise<void> {

@@ -21,5 +21,5 @@ export type {
   CacheDirective,
   SessionListener,
 } from './session-listener.ts';
-export { type SessionRpcDeps, sessionHandlers } from './session-rpc.ts';
 export { createSessionTables, type SessionTables } from './session-tables.ts';
+export { type SessionsFeature, type SessionsFeatureDeps, sessionsFeature } from './sessions-feature.ts';

@@ -1,11 +1,13 @@
 // The tasks feature's factory: the runner that carries POST /ops tasks on (across restarts, and
 // across replicas through task leases), the routes that start and read them, and the list of the
-// artifact accounts their deploys read artifacts from.
+// artifact accounts their deploys read artifacts from. Stopping stops every task where it is; an
+// unfinished task carries on at the next start.
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { AccountGuard } from '../accounts/index.ts';
 import { artifactRoutes } from '../artifacts/index.ts';
 import type { CacheStore, KindResolver } from '../caching/index.ts';
+import type { Feature } from '../feature.ts';
 import type { Route } from '../http/index.ts';
 import type { OperationDispatcher, OperationStore } from '../operations/index.ts';
 import type { ReadModel } from '../read-model/index.ts';
@@ -39,7 +41,7 @@ export interface TasksFeatureDeps {
   replicaId: string | undefined;
 }
 
-export interface TasksFeature {
+export interface TasksFeature extends Feature {
   runner: TaskRunner;
   routes: Route[];
 }
@@ -59,7 +61,10 @@ export function tasksFeature(deps: TasksFeatureDeps): TasksFeature {
     sweepMs: REPLICA_BEAT_MS,
   });
   return {
+    name: 'tasks',
+    phase: 'services',
     runner,
+    close: () => runner.close(),
     routes: [
       ...opsRoutes({
         runner,
