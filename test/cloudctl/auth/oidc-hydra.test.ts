@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,6 +21,10 @@ import { Hydra, type HydraClient } from './hydra-provider.ts';
 import { signingKey } from './local-issuer.ts';
 
 const AUDIENCE = 'cloudctl-api';
+/** How far past a token's exp cloudctl still takes it (auth.oidc.clockSkewSeconds). */
+const CLOCK_SKEW_SECONDS = 1;
+/** The access-token lifetime of the client whose token is let expire. */
+const TOKEN_LIFESPAN_SECONDS = 10;
 const USERS = { alice: ['team-a-readers'], bob: ['team-b-readers', 'team-a-writers'] } as const;
 
 let dir: string;
@@ -35,7 +40,12 @@ beforeAll(async () => {
   cp = await startTestControlPlane({
     auth: {
       adminRoles: ['admins'],
-      oidc: { issuer: hydra.issuer, audience: AUDIENCE, clockSkewSeconds: 1, jwksRefetchSeconds: 0 },
+      oidc: {
+        issuer: hydra.issuer,
+        audience: AUDIENCE,
+        clockSkewSeconds: CLOCK_SKEW_SECONDS,
+        jwksRefetchSeconds: 0,
+      },
     },
   });
   agent = new TestAgent(cp.address, { token: AGENT_TOKEN });
@@ -108,13 +118,22 @@ describe('tokens cloudctl refuses', () => {
 
   it('names an expired token', async () => {
     const shortLived = await hydra.createClient(AUDIENCE, 'http://127.0.0.1:1/callback');
-    await hydra.setAccessTokenLifespan(shortLived, '1s');
+    // Ample for a first request right after sign-in, however busy the machine; short enough to wait out.
+    await hydra.setAccessTokenLifespan(shortLived, `${TOKEN_LIFESPAN_SECONDS}s`);
     const { accessToken } = await hydra.signIn(shortLived, 'alice', AUDIENCE);
+    const { iat, exp } = decodeJwt(accessToken);
+    if (iat === undefined || exp === undefined) throw new Error('the access token has no iat or exp');
+    // The client's lifespan, as Hydra writes it: exp rounded to the second, iat cut to it.
+    expect(exp - iat).toBeGreaterThanOrEqual(TOKEN_LIFESPAN_SECONDS);
+    expect(exp - iat).toBeLessThanOrEqual(TOKEN_LIFESPAN_SECONDS + 1);
+    // In its lifetime it works: the refusal below is for its age, nothing else.
     expect(await status(accessToken, 'team-a')).toBe(200);
-    // One second of life, one of clock skew: three seconds on, it is over.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Expired for cloudctl once the clock is past exp by the skew cloudctl allows (the same clock:
+    // cloudctl runs in this process, Hydra on this machine).
+    const expiredAt = (exp + CLOCK_SKEW_SECONDS) * 1000;
+    while (Date.now() < expiredAt) await sleep(expiredAt - Date.now());
     expect(await refusal(accessToken)).toBe('the bearer token has expired (exp)');
-  });
+  }, 60_000);
 
   it("names a bad signature: the claims re-signed with another key under Hydra's key id", async () => {
     const { accessToken } = await hydra.signIn(client, 'alice', AUDIENCE);
