@@ -117,6 +117,9 @@ describe('agent, control plane and cluster together', () => {
       type: 'scale',
       payload: { kind: 'Deployment', namespace: NS, name: 'none', replicas: 1 },
     });
-    expect(outcome).toMatchObject({ outcome: 'failed', error: expect.stringContaining('NOT_FOUND') });
+    expect(outcome).toMatchObject({
+      outcome: 'failed',
+      error: { code: 'NOT_FOUND', message: expect.stringContaining('"none" not found') },
+    });
   });
 });

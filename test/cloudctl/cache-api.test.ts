@@ -3,6 +3,7 @@
 // it answers; introspection counts what was published; the account record and its namespaces come
 // from what the agent registered and streamed. Each user sees only the accounts it may read.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { OperationFailure } from '../../src/contract/index.ts';
 import type { CacheItem, ControlMessage__Output } from '../../src/proto/index.ts';
 import {
   startTestControlPlane,
@@ -79,8 +80,15 @@ async function answer(agent: TestAgent, op: { id: string; account: string }, obj
   });
 }
 
-async function fail(agent: TestAgent, op: { id: string; account: string }, error: string) {
-  await agent.report({ operationId: op.id, account: op.account, outcome: 'FAILED', error });
+async function fail(agent: TestAgent, op: { id: string; account: string }, failure: OperationFailure) {
+  await agent.report({
+    operationId: op.id,
+    account: op.account,
+    outcome: 'FAILED',
+    error: failure.message,
+    errorCode: failure.code,
+    errorPath: failure.path ?? '',
+  });
 }
 
 async function cached(account: string, kind: string, name: string) {
@@ -203,11 +211,10 @@ describe('POST /cache/orchestrator/manifest', () => {
       location: 'ns1',
       name: 'pod gone',
     });
-    await fail(
-      agent,
-      await nextGet(agent),
-      'NOT_FOUND: GET /api/v1/namespaces/ns1/pods/gone: pods "gone" not found',
-    );
+    await fail(agent, await nextGet(agent), {
+      code: 'NOT_FOUND',
+      message: 'GET /api/v1/namespaces/ns1/pods/gone: pods "gone" not found',
+    });
     const response = await posted;
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ state: 'EVICTED', cachedIdentifiersByType: {} });
@@ -266,12 +273,12 @@ describe('POST /cache/orchestrator/manifest', () => {
       location: 'ns1',
       name: 'pod p',
     });
-    await fail(agent, await nextGet(agent), 'FORBIDDEN: pods "p" is forbidden');
+    await fail(agent, await nextGet(agent), { code: 'FORBIDDEN', message: 'pods "p" is forbidden' });
     const response = await posted;
     expect(response.status).toBe(502);
     expect(response.body).toMatchObject({
       code: 'AGENT_FAILED',
-      message: expect.stringContaining('FORBIDDEN'),
+      message: 'the agent could not read pod p: FORBIDDEN: pods "p" is forbidden',
     });
     expect((await cached('refresh-d', 'Pod', 'p'))?.resourceVersion).toBe('1');
   });

@@ -272,14 +272,19 @@ describe.each(backends)('store on $name', (backend) => {
         account: 'acc-ops',
         agentId: 'agent-1',
         type: 'scale',
-        payload: '{"replicas":3}',
+        payload: '{"kind":"Deployment","namespace":"default","name":"web","replicas":3}',
         deadline: at(60),
       },
       at(0),
     );
-    const first = { id: 'op-1', outcome: 'succeeded' as const, result: '{"ok":true}', error: null };
+    const first = { id: 'op-1', outcome: 'succeeded' as const, result: '{"replicas":3}', error: null };
     expect(await store.operations.recordResult('agent-1', first, at(1))).toBe('recorded');
-    const second = { id: 'op-1', outcome: 'failed' as const, result: null, error: 'late copy' };
+    const second = {
+      id: 'op-1',
+      outcome: 'failed' as const,
+      result: null,
+      error: { code: 'FAILED' as const, message: 'late copy' },
+    };
     expect(await store.operations.recordResult('agent-1', second, at(2))).toBe('duplicate');
     expect(await store.operations.recordResult('agent-1', { ...first, id: 'op-unknown' }, at(2))).toBe(
       'unknown',
@@ -288,9 +293,9 @@ describe.each(backends)('store on $name', (backend) => {
     const stored = await store.operations.get('op-1');
     expect(stored).toMatchObject({
       state: 'succeeded',
-      result: { ok: true },
+      result: { replicas: 3 },
       error: null,
-      payload: { replicas: 3 },
+      payload: { kind: 'Deployment', namespace: 'default', name: 'web', replicas: 3 },
     });
     expect(stored?.reportedAt?.toISOString()).toBe(at(1).toISOString());
   });

@@ -12,9 +12,13 @@ import {
   TestAgent,
   TestAgents,
   type TestControlPlane,
+  USERS,
 } from './harness.ts';
 
 let cp: TestControlPlane;
+
+/** A scale of a Deployment: the payload the tests send; the test agents report its result. */
+const SCALE_WEB = { kind: 'Deployment', namespace: 'shop', name: 'web', replicas: 3 } as const;
 
 const testAgents = new TestAgents();
 const connectedAgent = (accounts: string[]) => testAgents.connect(cp.address, accounts);
@@ -35,15 +39,11 @@ describe('operations through the internal API', () => {
   it('reaches the agent serving the account and returns the result it reports', async () => {
     const a = await connectedAgent(['ops-a']);
     const started = Date.now();
-    const pending = cp.plane.operations.execute({
-      account: 'ops-a',
-      type: 'scale',
-      payload: { replicas: 3 },
-    });
+    const pending = cp.plane.operations.execute({ account: 'ops-a', type: 'scale', payload: SCALE_WEB });
     const down = await a.next((m) => m.message === 'operation');
     const op = down.operation;
     expect(op).toMatchObject({ type: 'scale', account: 'ops-a' });
-    expect(JSON.parse(op?.payload.toString() ?? '')).toEqual({ replicas: 3 });
+    expect(JSON.parse(op?.payload.toString() ?? '')).toEqual(SCALE_WEB);
     // The default wait is 60 s: the deadline tells the agent when nobody waits any more.
     const deadline = op?.deadline ? fromTimestamp(op.deadline).getTime() : 0;
     expect(deadline - started).toBeGreaterThanOrEqual(59_000);
@@ -53,32 +53,39 @@ describe('operations through the internal API', () => {
       operationId: op?.id,
       account: 'ops-a',
       outcome: 'SUCCEEDED',
-      result: Buffer.from(JSON.stringify({ scaled: true })),
+      result: Buffer.from(JSON.stringify({ replicas: 3 })),
     });
     expect(ack.duplicate).toBe(false);
-    expect(await pending).toEqual({
-      id: op?.id,
-      outcome: 'succeeded',
-      result: { scaled: true },
-      error: null,
-    });
+    expect(await pending).toEqual({ id: op?.id, outcome: 'succeeded', result: { replicas: 3 } });
     expect(await cp.plane.store.operations.get(op?.id ?? '')).toMatchObject({
       state: 'succeeded',
       type: 'scale',
+      result: { replicas: 3 },
+      error: null,
     });
   });
 
   it('acknowledges a redelivered result as a duplicate and keeps the first', async () => {
     const a = await connectedAgent(['ops-b']);
-    const pending = cp.plane.operations.execute({ account: 'ops-b', type: 'delete', payload: {} });
+    const pending = cp.plane.operations.execute({
+      account: 'ops-b',
+      type: 'delete',
+      payload: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'web' },
+    });
     const id = (await a.next((m) => m.message === 'operation')).operation?.id;
-    await a.report({ operationId: id, outcome: 'FAILED', error: 'not found' });
-    const again = await a.report({ operationId: id, outcome: 'SUCCEEDED' });
+    const notFound = { code: 'NOT_FOUND', message: 'deployments.apps "web" not found' } as const;
+    await a.report({ operationId: id, outcome: 'FAILED', error: notFound.message, errorCode: notFound.code });
+    const again = await a.report({
+      operationId: id,
+      outcome: 'SUCCEEDED',
+      result: Buffer.from(JSON.stringify({ deleted: true, gone: true })),
+    });
     expect(again.duplicate).toBe(true);
-    expect(await pending).toMatchObject({ outcome: 'failed', error: 'not found' });
+    expect(await pending).toEqual({ id, outcome: 'failed', error: notFound });
     expect(await cp.plane.store.operations.get(id ?? '')).toMatchObject({
       state: 'failed',
-      error: 'not found',
+      result: null,
+      error: notFound,
     });
   });
 
@@ -94,7 +101,7 @@ describe('operations through the internal API', () => {
     const a = await connectedAgent(['ops-d']);
     const started = Date.now();
     const error = await cp.plane.operations
-      .execute({ account: 'ops-d', type: 'scale', payload: {}, timeoutMs: 300 })
+      .execute({ account: 'ops-d', type: 'scale', payload: SCALE_WEB, timeoutMs: 300 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CloudctlError);
     expect(error instanceof CloudctlError && error.code).toBe('OPERATION_TIMEOUT');
@@ -111,16 +118,16 @@ describe('operations through the internal API', () => {
     const late = cp.plane.operations.execute({
       account: 'ops-grace',
       type: 'scale',
-      payload: {},
+      payload: SCALE_WEB,
       timeoutMs: 300,
     });
     const id = (await a.next((m) => m.message === 'operation')).operation?.id;
     await new Promise((resolve) => setTimeout(resolve, 800));
-    await a.report({ operationId: id, outcome: 'SUCCEEDED' });
-    expect(await late).toMatchObject({ id, outcome: 'succeeded' });
+    await a.report({ operationId: id, outcome: 'SUCCEEDED', result: Buffer.from('{"replicas":3}') });
+    expect(await late).toEqual({ id, outcome: 'succeeded', result: { replicas: 3 } });
     // Nothing reported: the wait ends once the window after the deadline has passed.
     const error = await cp.plane.operations
-      .execute({ account: 'ops-grace', type: 'scale', payload: {}, timeoutMs: 300 })
+      .execute({ account: 'ops-grace', type: 'scale', payload: SCALE_WEB, timeoutMs: 300 })
       .catch((e: unknown) => e);
     expect(error instanceof CloudctlError && error.code).toBe('OPERATION_TIMEOUT');
     expect(String(error)).toContain("and the agent's 1500 ms of result retries after it");
@@ -129,8 +136,79 @@ describe('operations through the internal API', () => {
 
   it('fails at once when no connected agent serves the account', async () => {
     const error = await cp.plane.operations
-      .execute({ account: 'nobody', type: 'scale', payload: {} })
+      .execute({ account: 'nobody', type: 'scale', payload: SCALE_WEB })
       .catch((e: unknown) => e);
     expect(error instanceof CloudctlError && error.code).toBe('AGENT_NOT_CONNECTED');
+  });
+});
+
+describe('failures as the agent reports them', () => {
+  /** Sends a scale on `account` through a freshly connected test agent; resolves once it is down. */
+  async function scaleSent(account: string) {
+    const agent = await connectedAgent([account]);
+    const pending = cp.plane.operations.execute({ account, type: 'scale', payload: SCALE_WEB });
+    const id = (await agent.next((m) => m.message === 'operation')).operation?.id ?? '';
+    return { agent, pending, id };
+  }
+
+  it("hands the caller the agent's code, message and path, and stores all three", async () => {
+    const { agent, pending, id } = await scaleSent('ops-coded');
+    await agent.report({
+      operationId: id,
+      outcome: 'FAILED',
+      error: 'deployments.apps "web" not found',
+      errorCode: 'NOT_FOUND',
+      errorPath: 'name',
+    });
+    const error = { code: 'NOT_FOUND', message: 'deployments.apps "web" not found', path: 'name' };
+    expect(await pending).toEqual({ id, outcome: 'failed', error });
+    expect(await cp.plane.store.operations.get(id)).toMatchObject({ state: 'failed', error });
+    // The status page shows it as people read it: the code first, the field last.
+    const page = await fetch(`${cp.url}/status/accounts/ops-coded`, {
+      headers: { authorization: `Bearer ${USERS.admin.token}` },
+    });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(
+      '<div class="message">NOT_FOUND: deployments.apps &quot;web&quot; not found (at name)</div>',
+    );
+  });
+
+  it('reads a failure reported without a code (an agent older than the code) as FAILED', async () => {
+    const { agent, pending, id } = await scaleSent('ops-uncoded');
+    await agent.report({ operationId: id, outcome: 'FAILED', error: 'the API server said no' });
+    const error = { code: 'FAILED', message: 'the API server said no' };
+    expect(await pending).toEqual({ id, outcome: 'failed', error });
+    expect(await cp.plane.store.operations.get(id)).toMatchObject({ state: 'failed', error });
+  });
+
+  it('reads a code this cloudctl does not know (a newer agent) as FAILED, keeping the message', async () => {
+    const { agent, pending, id } = await scaleSent('ops-newer');
+    await agent.report({
+      operationId: id,
+      outcome: 'FAILED',
+      error: 'the namespace quota allows 2 replicas',
+      errorCode: 'QUOTA_EXCEEDED',
+    });
+    expect(await pending).toEqual({
+      id,
+      outcome: 'failed',
+      error: { code: 'FAILED', message: 'the namespace quota allows 2 replicas' },
+    });
+  });
+
+  it("fails a success whose result does not match its type's schema as INVALID_RESULT, naming the field", async () => {
+    const { agent, pending, id } = await scaleSent('ops-off-contract');
+    await agent.report({
+      operationId: id,
+      outcome: 'SUCCEEDED',
+      result: Buffer.from(JSON.stringify({ replicas: 'three' })),
+    });
+    const outcome = await pending;
+    expect(outcome).toMatchObject({ id, outcome: 'failed', error: { code: 'INVALID_RESULT' } });
+    expect(outcome.outcome === 'failed' && outcome.error.message).toContain(
+      "the agent's scale result does not match the contract at replicas",
+    );
+    // Read again from the store (a task after a restart), it is the same failure.
+    expect(await cp.plane.operations.await(id, 'scale')).toEqual(outcome);
   });
 });

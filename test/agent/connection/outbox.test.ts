@@ -9,6 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT_TOKEN, startTestControlPlane, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { agentConfig, connectionFor, metricValue, type TestConnection, until } from './support.ts';
 
+/** The operation these tests send: the connection passes it on, no handler runs it. */
+const SCALE_WEB = { kind: 'Deployment', namespace: 'default', name: 'web', replicas: 2 } as const;
+
 const open: TestConnection[] = [];
 const planes: TestControlPlane[] = [];
 afterEach(async () => {
@@ -42,16 +45,16 @@ describe('result delivery', () => {
       await c.connection.start();
       await c.waitFor('connected');
       void first.plane.operations
-        .execute({ account: 'acct-a', type: 'noop', payload: { n: 1 }, timeoutMs: 60_000 })
+        .execute({ account: 'acct-a', type: 'scale', payload: SCALE_WEB, timeoutMs: 60_000 })
         .catch(() => undefined);
       await until(() => c.operations.length === 1, 3000, 'the operation');
       const [operation] = c.operations;
-      expect(operation).toMatchObject({ type: 'noop', account: 'acct-a', payload: { n: 1 } });
+      expect(operation).toMatchObject({ type: 'scale', account: 'acct-a', payload: SCALE_WEB });
       const id = operation?.id ?? '';
 
       await first.close();
       await c.waitFor('backoff');
-      c.connection.reportResult({ id, ok: true, result: { done: true }, durationMs: 7 });
+      c.connection.reportResult({ id, ok: true, result: { replicas: 2 }, durationMs: 7 });
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(c.connection.pendingResults).toBe(1);
 
@@ -65,7 +68,7 @@ describe('result delivery', () => {
       await until(() => c.connection.pendingResults === 0, 5000, 'delivery');
       expect(c.connection.undeliveredResults).toBe(0);
       const stored = await second.plane.store.operations.get(id);
-      expect(stored).toMatchObject({ result: { done: true } });
+      expect(stored).toMatchObject({ state: 'succeeded', result: { replicas: 2 } });
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
@@ -83,7 +86,7 @@ describe('result delivery', () => {
       await c.connection.start();
       await c.waitFor('connected');
       void cp.plane.operations
-        .execute({ account: 'acct-a', type: 'noop', payload: {}, timeoutMs: 10_000 })
+        .execute({ account: 'acct-a', type: 'scale', payload: SCALE_WEB, timeoutMs: 10_000 })
         .catch(() => undefined);
       await until(() => c.operations.length === 1, 3000, 'the operation');
       // Storage gone while gRPC stays up: every Report answers UNAVAILABLE.

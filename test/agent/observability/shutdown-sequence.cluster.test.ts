@@ -131,8 +131,7 @@ describe('shutdown during a long operation', () => {
     expect(await outcome).toEqual({
       id,
       outcome: 'failed',
-      result: undefined,
-      error: 'SHUTTING_DOWN: agent shutting down',
+      error: { code: 'SHUTTING_DOWN', message: 'agent shutting down' },
     });
 
     // From the signal on, /ready answers 503 naming the operations check, for the whole drain.

@@ -60,9 +60,10 @@ describe('an operation result over 4 MiB', () => {
     });
     expect(outcome).toMatchObject({
       outcome: 'failed',
-      error: expect.stringMatching(
-        /^RESULT_TOO_LARGE: the result is 5\.\d MiB of JSON, more than the 3\.5 MiB/,
-      ),
+      error: {
+        code: 'RESULT_TOO_LARGE',
+        message: expect.stringMatching(/^the result is 5\.\d MiB of JSON, more than the 3\.5 MiB/),
+      },
     });
     expect(performance.now() - started).toBeLessThan(5000);
     const small = await cp.plane.operations.execute({

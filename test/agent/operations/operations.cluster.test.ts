@@ -334,6 +334,45 @@ describe('operation rules', () => {
     }
   });
 
+  it('reports an http request that got no answer as UNREACHABLE, and one past its own limit as DEADLINE_EXCEEDED', async () => {
+    // A port nothing listens on: bound, then closed.
+    const closed = createServer().listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const closedAddress = closed.address();
+    const closedPort = typeof closedAddress === 'object' && closedAddress ? closedAddress.port : 0;
+    closed.close();
+    await once(closed, 'close');
+    expect(
+      await run('httpRequest', { method: 'POST', url: `http://127.0.0.1:${closedPort}/hook` }),
+    ).toMatchObject({
+      ok: false,
+      error: {
+        code: 'UNREACHABLE',
+        message: expect.stringMatching(
+          new RegExp(`^127\\.0\\.0\\.1:${closedPort}: fetch failed: ECONNREFUSED`),
+        ),
+      },
+    });
+
+    // A server that takes the request and never answers.
+    const silent = createServer(() => undefined).listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const silentAddress = silent.address();
+    const silentPort = typeof silentAddress === 'object' && silentAddress ? silentAddress.port : 0;
+    try {
+      const url = `http://127.0.0.1:${silentPort}/hook`;
+      expect(await run('httpRequest', { method: 'GET', url, timeoutMs: 300 })).toEqual({
+        id: expect.any(String),
+        ok: false,
+        error: { code: 'DEADLINE_EXCEEDED', message: `127.0.0.1:${silentPort}: no answer within 300 ms` },
+        durationMs: expect.any(Number),
+      });
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
   it.each([
     ['an unknown operation type', 'explode', {}, 'test', 'UNKNOWN_OPERATION'],
     ['an unknown account', 'get', { apiVersion: 'v1', kind: 'Pod', name: 'x' }, 'nobody', 'UNKNOWN_ACCOUNT'],

@@ -15,6 +15,7 @@ import { loadConfig, resolveConfig } from '../../../src/cloudctl/config/index.ts
 import {
   DeploymentError,
   directWebhookTransport,
+  type ExecuteOnAgent,
   type HttpRequestPayload,
   type LoadedDeployment,
   renderWebhookRequest,
@@ -89,14 +90,19 @@ function agentOnNetwork(
   agentSecrets: (reference: string) => Promise<string>,
   payloads: HttpRequestPayload[],
 ) {
-  return async (_type: 'httpRequest', payload: HttpRequestPayload) => {
+  const execute: ExecuteOnAgent = async (_type, payload) => {
     payloads.push(structuredClone(payload));
     const headers = { ...payload.headers };
     for (const [name, reference] of Object.entries(payload.secretHeaders ?? {}))
       headers[name] = await agentSecrets(reference);
     const answer = await directWebhookTransport().send({ ...payload, headers, secretHeaders: {} });
-    return { outcome: 'succeeded' as const, result: answer, error: null };
+    return {
+      id: `op-${payloads.length}`,
+      outcome: 'succeeded',
+      result: { status: answer.status, headers: {}, body: answer.body, truncated: false },
+    };
   };
+  return execute;
 }
 
 /** Runs the example's smoke-tests step as the runner does: rendered with the step's context, then sent. */

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type AgentOperationOutcome,
   DeploymentError,
   directWebhookTransport,
   type ExecuteOnAgent,
@@ -23,6 +22,7 @@ import {
   type WebhookTransport,
   webhookSecrets,
 } from '../../../src/cloudctl/deployments/index.ts';
+import type { OperationErrorCode } from '../../../src/contract/index.ts';
 import type { BackoffClock } from '../../../src/lib/backoff.ts';
 import { builtinEngines, secretsSchema } from '../../../src/secrets/index.ts';
 
@@ -312,9 +312,10 @@ describe('sendWebhookRequest, through an agent', () => {
   function agent() {
     const payloads: HttpRequestPayload[] = [];
     const agentSecrets = webhookSecrets(engines({ JOB_TOKEN: SECRET }));
-    const execute: ExecuteOnAgent = async (type, payload): Promise<AgentOperationOutcome> => {
+    const execute: ExecuteOnAgent = async (type, payload) => {
       expect(type).toBe('httpRequest');
       payloads.push(structuredClone(payload));
+      const id = `op-${payloads.length}`;
       const transport = directWebhookTransport({
         timeoutMs: payload.timeoutMs,
         maxResponseBytes: payload.maxResponseBytes,
@@ -324,10 +325,16 @@ describe('sendWebhookRequest, through an agent', () => {
         headers[name] = await agentSecrets(reference);
       try {
         const answer = await transport.send({ ...payload, headers, secretHeaders: {} });
-        return { outcome: 'succeeded', result: { ...answer, headers: {}, truncated: false }, error: null };
-      } catch {
-        // The agent's handler lets undici's error through; its executor reports `FAILED: fetch failed`.
-        return { outcome: 'failed', result: undefined, error: 'FAILED: fetch failed' };
+        return { id, outcome: 'succeeded', result: { ...answer, headers: {}, truncated: false } };
+      } catch (error) {
+        // The agent's handler reports a fetch that got no answer as UNREACHABLE, naming the host.
+        const reason = error instanceof Error ? error.message : String(error);
+        const host = new URL(payload.url).host;
+        return {
+          id,
+          outcome: 'failed',
+          error: { code: 'UNREACHABLE', message: `${host}: fetch failed: ${reason}` },
+        };
       }
     };
     return { payloads, execute };
@@ -371,10 +378,37 @@ describe('sendWebhookRequest, through an agent', () => {
     const error = await failure(sendWebhookRequest(request({ url }), { retryCount: 1 }, deps));
     expect(error.code).toBe('WEBHOOK_UNREACHABLE');
     expect(error.message).toContain(
-      'no answer after 2 attempts: the agent could not send it: FAILED: fetch failed',
+      `no answer after 2 attempts: the agent could not send it: UNREACHABLE: ${new URL(url).host}: fetch failed`,
     );
+    expect(error.message).toContain('ECONNREFUSED');
     expect(payloads).toHaveLength(2);
   });
+
+  it.each<{ code: OperationErrorCode; attempts: number; webhookCode: string }>([
+    { code: 'UNREACHABLE', attempts: 3, webhookCode: 'WEBHOOK_UNREACHABLE' },
+    { code: 'SHUTTING_DOWN', attempts: 3, webhookCode: 'WEBHOOK_UNREACHABLE' },
+    { code: 'DEADLINE_EXCEEDED', attempts: 3, webhookCode: 'WEBHOOK_UNREACHABLE' },
+    { code: 'FAILED', attempts: 1, webhookCode: 'WEBHOOK_SEND_FAILED' },
+    { code: 'INVALID_PAYLOAD', attempts: 1, webhookCode: 'WEBHOOK_SEND_FAILED' },
+    { code: 'INVALID_RESULT', attempts: 1, webhookCode: 'WEBHOOK_SEND_FAILED' },
+  ])(
+    'judges a failure coded $code by its code: $attempts attempt(s), $webhookCode',
+    async ({ code, attempts, webhookCode }) => {
+      let calls = 0;
+      // The message alone would suggest no answer came: only the code may decide.
+      const message = 'fetch failed: no answer';
+      const execute: ExecuteOnAgent = async () => {
+        calls++;
+        return { id: `op-${calls}`, outcome: 'failed', error: { code, message } };
+      };
+      const { deps } = remoteHarness(execute);
+      const error = await failure(sendWebhookRequest(request(), { retryCount: 2 }, deps));
+      expect(error.code).toBe(webhookCode);
+      expect(error.message).toContain(`the agent could not send it: ${code}: ${message}`);
+      expect(calls).toBe(attempts);
+      expect(job.received).toHaveLength(0);
+    },
+  );
 
   it('retries when no agent could be asked', async () => {
     let calls = 0;
@@ -394,15 +428,21 @@ describe('sendWebhookRequest, through an agent', () => {
     const execute: ExecuteOnAgent = async (_type, payload) => {
       calls++;
       return {
+        id: `op-${calls}`,
         outcome: 'failed',
-        result: undefined,
-        error: `SECRET_UNRESOLVED: header Authorization (${payload.secretHeaders?.Authorization}): SECRET_NOT_FOUND`,
+        error: {
+          code: 'SECRET_UNRESOLVED',
+          message: `header Authorization (${payload.secretHeaders?.Authorization}): SECRET_NOT_FOUND`,
+          path: 'secretHeaders.Authorization',
+        },
       };
     };
     const { deps } = remoteHarness(execute);
     const error = await failure(sendWebhookRequest(request(), { retryCount: 2 }, deps));
     expect(error.code).toBe('WEBHOOK_SEND_FAILED');
     expect(calls).toBe(1);
-    expect(error.message).toContain('SECRET_UNRESOLVED: header Authorization (encrypted:env!n:JOB_TOKEN)');
+    expect(error.message).toContain(
+      'SECRET_UNRESOLVED: header Authorization (encrypted:env!n:JOB_TOKEN): SECRET_NOT_FOUND (at secretHeaders.Authorization)',
+    );
   });
 });

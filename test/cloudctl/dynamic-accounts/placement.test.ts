@@ -142,16 +142,20 @@ describe('operations', () => {
     await a.next(isAddOf('ops-account'));
     a.send({ accountStatus: { account: 'ops-account', state: 'ACTIVE', message: '' } });
     await fx.recordUntil('ops-account', (r) => r.state === 'ACTIVE');
-    const result = fx.cp.plane.operations.execute({ account: 'ops-account', type: 'scale', payload: {} });
+    const result = fx.cp.plane.operations.execute({
+      account: 'ops-account',
+      type: 'scale',
+      payload: { kind: 'Deployment', namespace: 'default', name: 'web', replicas: 3 },
+    });
     const sent = await a.next((m) => m.message === 'operation');
     expect(sent.operation?.account).toBe('ops-account');
     await a.report({
       operationId: sent.operation?.id ?? '',
       account: 'ops-account',
       outcome: 'SUCCEEDED',
-      result: Buffer.from('{}'),
+      result: Buffer.from(JSON.stringify({ replicas: 3 })),
     });
-    expect((await result).outcome).toBe('succeeded');
+    expect(await result).toEqual({ id: sent.operation?.id, outcome: 'succeeded', result: { replicas: 3 } });
   });
 });
 

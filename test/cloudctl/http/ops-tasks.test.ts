@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkResult, isOperationType, type OperationType } from '../../../src/contract/index.ts';
 import type { ControlMessage__Output } from '../../../src/proto/index.ts';
 import {
   AGENT_TOKEN,
@@ -30,14 +31,41 @@ const deployment = (name: string, namespace = 'default') => ({
 const testAgents = new TestAgents();
 const connectedAgent = (address: string, accounts: string[]) => testAgents.connect(address, accounts);
 
-/** Answers the next operation the agent receives with success and the given result. */
+/** What the agent reports for an operation it carried out, by type: a result its schema accepts. */
+function resultFor(type: OperationType, payload: Record<string, unknown>): unknown {
+  switch (type) {
+    case 'scale':
+      return { replicas: payload.replicas };
+    case 'rollout':
+      return { action: payload.action };
+    case 'delete':
+      return { deleted: true, gone: false };
+    case 'patch':
+      return { object: { apiVersion: payload.apiVersion, kind: payload.kind }, gone: false };
+    case 'deploy':
+      return { applied: [] };
+    default:
+      throw new Error(`no stand-in result for a ${type} operation`);
+  }
+}
+
+/**
+ * Answers the next operation the agent receives with success and the given result (one its type's
+ * schema accepts, by default); a result off the contract fails the test here, not in cloudctl.
+ */
 async function succeedNext(
   agent: TestAgent,
-  result: unknown = {},
+  given?: unknown,
   skip = 0,
 ): Promise<ControlMessage__Output['operation']> {
   const received = await agent.next((m) => m.message === 'operation' && skip-- <= 0);
   const op = received.operation;
+  const type = op?.type ?? '';
+  if (!isOperationType(type)) throw new Error(`the agent received an operation of unknown type '${type}'`);
+  const result = given ?? resultFor(type, JSON.parse(op?.payload.toString() ?? '{}'));
+  const checked = checkResult(type, result);
+  if (!checked.ok)
+    throw new Error(`a ${type} result off the contract at ${checked.path}: ${checked.message}`);
   await agent.report({
     operationId: op?.id,
     account: op?.account,
@@ -181,7 +209,7 @@ describe('POST /ops', () => {
       name: 'web',
       replicas: 3,
     });
-    const second = await succeedNext(agent, {}, 1);
+    const second = await succeedNext(agent, undefined, 1);
     expect(second?.type).toBe('rollout');
     expect(JSON.parse(second?.payload.toString() ?? '')).toEqual({
       action: 'restart',
@@ -232,7 +260,7 @@ describe('POST /ops', () => {
     expect(started.status).toBe(200);
     const payloads = [];
     for (let i = 0; i < 3; i++) {
-      const op = await succeedNext(agent, {}, i);
+      const op = await succeedNext(agent, undefined, i);
       payloads.push({ type: op?.type, payload: JSON.parse(op?.payload.toString() ?? '') });
     }
     expect(payloads).toEqual([
@@ -303,7 +331,7 @@ describe('POST /ops', () => {
     expect(retry.body.id).toBe(first.body.id);
     const other = await ops.post('/ops?clientRequestId=retry-2', body);
     expect(other.body.id).not.toBe(first.body.id);
-    await succeedNext(agent, {}, 1);
+    await succeedNext(agent, undefined, 1);
     expect(agent.received.filter((m) => m.message === 'operation')).toHaveLength(2);
   });
 
@@ -321,10 +349,13 @@ describe('POST /ops', () => {
       account: 'ops-fail',
       outcome: 'FAILED',
       error: 'deployments.apps "web" not found',
+      errorCode: 'NOT_FOUND',
     });
     const task = await taskWhen(ops, started.body.id, (t) => t.status.completed);
     expect(task.status).toMatchObject({ completed: true, failed: true });
-    expect(task.status.status).toContain('deployments.apps "web" not found');
+    expect(task.status.status).toContain(
+      'scaleManifest failed on account ops-fail: NOT_FOUND: deployments.apps "web" not found',
+    );
     expect(task.resultObjects.at(-1)).toMatchObject({ type: 'EXCEPTION', operation: 'scaleManifest' });
   });
 
@@ -476,7 +507,7 @@ describe('what POST /ops refuses', () => {
       location: 'default',
       replicas: 1,
     });
-    await succeedNext(agent, {}, 1);
+    await succeedNext(agent, undefined, 1);
     const newest = await apiClient(cp.url, USERS.dev.token).get('/task?limit=2');
     expect(newest.status).toBe(200);
     expect(newest.body.map((t: { id: string }) => t.id)).toEqual([second.body.id, first.body.id]);
@@ -601,7 +632,7 @@ describe('tasks across a cloudctl restart', () => {
           operationId: received.operation?.id,
           account: 'ops-restart',
           outcome: 'SUCCEEDED',
-          result: Buffer.from('{}'),
+          result: Buffer.from(JSON.stringify({ replicas: 4 })),
         });
         const task = await taskWhen(client, started.body.id, (t) => t.status.completed);
         expect(task.status.failed).toBe(false);

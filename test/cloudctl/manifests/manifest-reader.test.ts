@@ -8,6 +8,7 @@ import { CloudctlError } from '../../../src/cloudctl/errors.ts';
 import { HttpError } from '../../../src/cloudctl/http/index.ts';
 import { type ManifestReaderDeps, readManifest } from '../../../src/cloudctl/manifests/manifest-reader.ts';
 import type { OperationOutcome, OperationRequest } from '../../../src/cloudctl/operations/index.ts';
+import { checkResult, type OperationFailure, type OperationType } from '../../../src/contract/index.ts';
 
 const configMap = {
   apiVersion: 'v1',
@@ -21,9 +22,12 @@ const configMap = {
   data: { a: '1' },
 };
 
+/** What the stand-in agent answers: a result (checked against its type's schema), a failure, or a throw. */
+type Answer = { result: unknown } | { error: OperationFailure } | Error;
+
 function deps(options: {
   cached?: unknown;
-  answer: (request: OperationRequest) => OperationOutcome | Error;
+  answer: (request: OperationRequest) => Answer;
 }): ManifestReaderDeps & { sent: OperationRequest[] } {
   const sent: OperationRequest[] = [];
   return {
@@ -48,22 +52,26 @@ function deps(options: {
             },
     },
     operations: {
-      execute: async (request) => {
+      execute: async <T extends OperationType>(
+        request: OperationRequest<T>,
+      ): Promise<OperationOutcome<T>> => {
         sent.push(request);
         const answer = options.answer(request);
         if (answer instanceof Error) throw answer;
-        return answer;
+        if ('error' in answer) return { id: 'op', outcome: 'failed', error: answer.error };
+        // As the dispatcher reads a result: a stand-in answering off the contract fails the test.
+        const checked = checkResult(request.type, answer.result);
+        if (!checked.ok)
+          throw new Error(
+            `the stand-in's ${request.type} result is off the contract at ${checked.path}: ${checked.message}`,
+          );
+        return { id: 'op', outcome: 'succeeded', result: checked.value };
       },
     },
   };
 }
 
-const succeeded = (result: unknown): OperationOutcome => ({
-  id: 'op',
-  outcome: 'succeeded',
-  result,
-  error: null,
-});
+const succeeded = (result: unknown): Answer => ({ result });
 const query = { account: 'prod', location: 'shop', name: 'configMap settings', includeEvents: true };
 
 describe('reading one manifest', () => {
@@ -118,17 +126,30 @@ describe('reading one manifest', () => {
     ]);
   });
 
-  it('answers 404 when the cluster has no such object, and for a kind nobody knows', async () => {
-    const d = deps({
-      answer: () => ({
-        id: 'op',
-        outcome: 'failed',
-        result: undefined,
-        error: 'NOT_FOUND: configmaps "settings" not found',
-      }),
+  it.each<OperationFailure>([
+    { code: 'NOT_FOUND', message: 'configmaps "settings" not found' },
+    { code: 'UNKNOWN_KIND', message: 'the cluster serves no v1 ConfigMap' },
+  ])('answers 404 when the agent answers $code, and for a kind nobody knows', async (error) => {
+    const d = deps({ answer: () => ({ error }) });
+    const failure = await readManifest(d, query).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(HttpError);
+    expect(failure).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Manifest (account: prod, location: shop, name: configMap settings) not found',
     });
-    await expect(readManifest(d, query)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(readManifest(d, { ...query, name: 'gizmo x' })).rejects.toThrow("unknown kind 'gizmo'");
+  });
+
+  it("fails with 502 and the agent's code when the cluster refuses the read", async () => {
+    const d = deps({
+      answer: () => ({ error: { code: 'FORBIDDEN', message: 'configmaps "settings" is forbidden' } }),
+    });
+    const failure = await readManifest(d, query).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(HttpError);
+    expect(failure).toMatchObject({
+      code: 'AGENT_FAILED',
+      message: 'the agent could not read ConfigMap settings: FORBIDDEN: configmaps "settings" is forbidden',
+    });
   });
 
   it('still answers the cached object when the agent cannot list the events, with a warning saying why', async () => {

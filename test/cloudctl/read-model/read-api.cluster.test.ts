@@ -289,7 +289,7 @@ describe('the read model over a real agent and cluster', () => {
     expect(console.body.output[0].name).toBe('web');
     expect(console.body.output[0].output).toMatch(
       new RegExp(
-        `^Failed to retrieve the logs: the agent could not read the logs of web: .*GET /api/v1/namespaces/${NS}/pods/${name}/log`,
+        `^Failed to retrieve the logs: the agent could not read the logs of web: FAILED: .*GET /api/v1/namespaces/${NS}/pods/${name}/log`,
       ),
     );
     expect((await guest.get(`/instances/${ACCOUNT}/${NS}/${enc(`pod ${name}`)}/console`)).status).toBe(403);
