@@ -192,11 +192,16 @@ describe('failures as the agent reports them', () => {
     expect(await pending).toEqual({
       id,
       outcome: 'failed',
-      error: { code: 'FAILED', message: 'the namespace quota allows 2 replicas' },
+      error: { code: 'FAILED', message: 'QUOTA_EXCEEDED: the namespace quota allows 2 replicas' },
     });
   });
 
   it("fails a success whose result does not match its type's schema as INVALID_RESULT, naming the field", async () => {
+    const counted = async (outcome: string) =>
+      (await cp.plane.metrics.operations.get()).values.find(
+        (v) => v.labels.type === 'scale' && v.labels.outcome === outcome,
+      )?.value ?? 0;
+    const [succeeded, failed] = [await counted('succeeded'), await counted('failed')];
     const { agent, pending, id } = await scaleSent('ops-off-contract');
     await agent.report({
       operationId: id,
@@ -208,6 +213,8 @@ describe('failures as the agent reports them', () => {
     expect(outcome.outcome === 'failed' && outcome.error.message).toContain(
       "the agent's scale result does not match the contract at replicas",
     );
+    // Counted as its caller saw it: a failure.
+    expect([await counted('succeeded'), await counted('failed')]).toEqual([succeeded, failed + 1]);
     // Read again from the store (a task after a restart), it is the same failure.
     expect(await cp.plane.operations.await(id, 'scale')).toEqual(outcome);
   });

@@ -163,7 +163,7 @@ export class OperationDispatcher {
     const operation = { id, type: request.type, account: request.account, payload, deadline };
     const sentTo: SentTo = session === undefined ? 'remote' : { session: session.sessionId };
     const result = this.#wait(operation, sentTo, target.resultRetryWindowMs).then((recorded) =>
-      settle(request.type, recorded),
+      this.#settle(request.type, recorded),
     );
     if (session !== undefined) this.#send(session, operation);
     else if (remote !== undefined) {
@@ -249,7 +249,7 @@ export class OperationDispatcher {
     } else {
       await this.#sessionsChanged();
     }
-    return settle(type, await waiting);
+    return this.#settle(type, await waiting);
   }
 
   /**
@@ -311,14 +311,18 @@ export class OperationDispatcher {
       this.#waiting.set(id, {
         operation,
         sentTo,
-        resolve: (outcome) => {
-          this.#deps.onOutcome?.(type, outcome.outcome);
-          resolve(outcome);
-        },
+        resolve,
         reject,
         timer,
       });
     });
+  }
+
+  /** The outcome its caller gets, counted as that caller sees it (an off-contract result as failed). */
+  #settle<T extends OperationType>(type: T, recorded: RecordedResult): OperationOutcome<T> {
+    const outcome = settle(type, recorded);
+    this.#deps.onOutcome?.(type, outcome.outcome);
+    return outcome;
   }
 
   /** Called once a result is recorded: hands it to whoever waits for it, here or on another replica. */

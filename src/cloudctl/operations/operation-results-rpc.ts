@@ -30,12 +30,18 @@ function parseResult(bytes: Buffer): { text: string | null; value: unknown } {
   }
 }
 
-/** A failure as reported: its code as its own field (an agent without one reports FAILED). */
+/**
+ * A failure as reported: its code as its own field. A failure without a code (an older agent) is
+ * FAILED; one with a code this cloudctl does not know (a newer agent) is FAILED too, the agent's code
+ * kept at the head of its message so people still see it.
+ */
 function failure(request: OperationResult__Output): OperationFailure | null {
   if (request.outcome !== 'FAILED') return null;
+  const code = operationErrorCode(request.errorCode);
+  const unknown = code === 'FAILED' && request.errorCode !== '' && request.errorCode !== 'FAILED';
   return {
-    code: operationErrorCode(request.errorCode),
-    message: request.error,
+    code,
+    message: unknown ? `${request.errorCode}: ${request.error}` : request.error,
     ...(request.errorPath === '' ? {} : { path: request.errorPath }),
   };
 }
