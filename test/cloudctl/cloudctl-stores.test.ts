@@ -295,9 +295,26 @@ describe.each(backends)('store on $name', (backend) => {
       state: 'succeeded',
       result: { replicas: 3 },
       error: null,
-      payload: { kind: 'Deployment', namespace: 'default', name: 'web', replicas: 3 },
+      call: {
+        type: 'scale',
+        payload: { kind: 'Deployment', namespace: 'default', name: 'web', replicas: 3 },
+      },
     });
     expect(stored?.reportedAt?.toISOString()).toBe(at(1).toISOString());
+    // A row whose payload does not match its type (written by another version) reads without a call:
+    // it is shown, never sent again.
+    await store.operations.create(
+      {
+        id: 'op-old',
+        account: 'acc-ops',
+        agentId: 'agent-1',
+        type: 'scale',
+        payload: '{"replicas":3}',
+        deadline: at(60),
+      },
+      at(0),
+    );
+    expect(await store.operations.get('op-old')).toMatchObject({ type: 'scale', call: null });
   });
 
   it('keeps account registrations with permissions and the status the agent reports', async () => {

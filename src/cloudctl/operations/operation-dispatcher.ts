@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import {
   checkResult,
-  isOperationType,
   type OperationFailure,
   type OperationPayload,
   type OperationResult,
@@ -77,11 +76,6 @@ function repeatRisk(operation: Sendable): string | undefined {
     payload: JSON.parse(operation.payload),
   });
   return call.success ? unrepeatableReason(call.data) : 'its stored payload does not match its type';
-}
-
-function storedType(id: string, type: string): OperationType {
-  if (isOperationType(type)) return type;
-  throw new CloudctlError('OPERATION_FAILED', `operation ${id} has an unknown type ${type}`);
 }
 
 export interface OperationDispatcherDeps {
@@ -192,11 +186,18 @@ export class OperationDispatcher {
       logger.warn({ operationId, sessionId }, 'routed operation: the session is no longer here');
       return;
     }
+    if (stored.call === null) {
+      logger.error(
+        { operationId, type: stored.type },
+        'routed operation: its stored payload does not match its type',
+      );
+      return;
+    }
     this.#send(session, {
       id: stored.id,
-      type: storedType(stored.id, stored.type),
+      type: stored.call.type,
       account: stored.account,
-      payload: JSON.stringify(stored.payload ?? null),
+      payload: JSON.stringify(stored.call.payload),
       deadline: stored.deadline,
     });
   }
@@ -225,15 +226,20 @@ export class OperationDispatcher {
   async await<T extends OperationType>(id: string, type: T): Promise<OperationOutcome<T>> {
     const stored = await this.#deps.store.operations.get(id);
     if (stored === undefined) throw new CloudctlError('OPERATION_FAILED', `operation ${id} was never sent`);
-    if (stored.type !== type)
-      throw new CloudctlError('OPERATION_FAILED', `operation ${id} is a ${stored.type}, not a ${type}`);
+    if (stored.type !== type || stored.call === null)
+      throw new CloudctlError(
+        'OPERATION_FAILED',
+        stored.type !== type
+          ? `operation ${id} is a ${stored.type}, not a ${type}`
+          : `operation ${id}: its stored payload does not match its type ${type}`,
+      );
     // The window of the agent's current session: the one that took the operation may be gone.
     const graceMs = this.#deps.registry.newestSessionOf(stored.agentId)?.resultRetryWindowMs ?? 0;
     const operation: Sendable = {
       id,
       type,
       account: stored.account,
-      payload: JSON.stringify(stored.payload ?? null),
+      payload: JSON.stringify(stored.call.payload),
       deadline: stored.deadline,
     };
     const waiting = this.#wait(operation, 'unknown', graceMs);

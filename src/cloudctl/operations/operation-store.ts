@@ -1,7 +1,12 @@
 // Operations sent to agents and their results. A result is recorded once per operation id: a
 // redelivered result (the agent retries until it hears back) finds it there and changes nothing.
 import type { Kysely, Selectable } from 'kysely';
-import { type OperationFailure, operationErrorCode } from '../../contract/index.ts';
+import {
+  type OperationCall,
+  type OperationFailure,
+  operationCallSchema,
+  operationErrorCode,
+} from '../../contract/index.ts';
 import type { OperationsTable, OperationTables } from './operation-tables.ts';
 
 export interface NewOperation {
@@ -28,8 +33,13 @@ export interface StoredOperation {
   id: string;
   account: string;
   agentId: string;
+  /** The operation type as stored (shown as it is, also when `call` is null). */
   type: string;
-  payload: unknown;
+  /**
+   * The operation as sent, checked against the contract when read; null when its stored payload no
+   * longer matches its type (written by another version of cloudctl): it cannot be sent again.
+   */
+  call: OperationCall | null;
   state: string;
   result: unknown;
   /** Why it failed; null unless `state` is failed. */
@@ -141,7 +151,7 @@ function toStoredOperation(row: Selectable<OperationsTable>): StoredOperation {
     account: row.account,
     agentId: row.agent_id,
     type: row.type,
-    payload: row.payload,
+    call: storedCall(row),
     state: row.state,
     result: row.result,
     error: storedFailure(row),
@@ -149,6 +159,11 @@ function toStoredOperation(row: Selectable<OperationsTable>): StoredOperation {
     deadline: row.deadline,
     reportedAt: row.reported_at,
   };
+}
+
+function storedCall(row: Selectable<OperationsTable>): OperationCall | null {
+  const call = operationCallSchema.safeParse({ type: row.type, payload: row.payload });
+  return call.success ? call.data : null;
 }
 
 function storedFailure(row: Selectable<OperationsTable>): OperationFailure | null {
