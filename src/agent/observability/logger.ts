@@ -93,12 +93,12 @@ async function fileDestination(
     if (previous === null && current !== null) {
       const opened = current;
       retiring = retiring
-        .then(() => pruneLogFiles(file, opened, settings, deps.now()))
+        .then(() => pruneLogFiles(file, () => stream.file ?? opened, settings, deps.now()))
         .catch((error: Error) => deps.onInternalError(error));
     }
     if (previous === null || current === null || previous === current) return;
     retiring = retiring
-      .then(() => retireLogFile(file, previous, stream.file ?? previous, settings, deps.now()))
+      .then(() => retireLogFile(file, previous, () => stream.file ?? previous, settings, deps.now()))
       .catch((error: Error) => deps.onInternalError(error));
   });
   return {
