@@ -5,11 +5,9 @@
 import type { OperationPayload } from '../../contract/index.ts';
 import { type AgentOperations, askAgent, askAgentIfPresent } from '../operations/index.ts';
 
-export type Operations = AgentOperations;
-
 /** The object as the cluster has it now; undefined when it has none (or the account leaves it out). */
 export async function liveObject(
-  operations: Operations,
+  operations: AgentOperations,
   account: string,
   ref: Omit<OperationPayload<'get'>, 'asCached'>,
 ): Promise<Record<string, unknown> | undefined> {
@@ -26,7 +24,7 @@ export async function liveObject(
  * without a time last. By uid, not name: events of an earlier object of the same name are not its.
  */
 export async function liveEvents(
-  operations: Operations,
+  operations: AgentOperations,
   account: string,
   involved: { uid: string; namespace: string },
 ): Promise<Record<string, unknown>[]> {

@@ -4,13 +4,14 @@
 import { isRecord } from '../../lib/is-record.ts';
 import { type CacheStore, type KindResolver, spinnakerKind, splitManifestName } from '../caching/index.ts';
 import { HttpError } from '../http/index.ts';
-import { liveEvents, liveObject, type Operations } from './live-reads.ts';
+import type { AgentOperations } from '../operations/index.ts';
+import { liveEvents, liveObject } from './live-reads.ts';
 import { type ManifestRecord, manifestRecord, type ObjectType } from './manifest-view.ts';
 
 export interface ManifestReaderDeps {
   cache: Pick<CacheStore, 'object'>;
   kinds: Pick<KindResolver, 'resolve'>;
-  operations: Operations;
+  operations: AgentOperations;
 }
 
 export interface ManifestQuery {
