@@ -43,7 +43,7 @@ export {
   waitingApprovals,
 } from './http/deployment-decisions.ts';
 export { type DeploymentRoutesDeps, deploymentRoutes } from './http/deployment-routes.ts';
-export { type DeploymentView, deploymentView } from './http/deployment-view.ts';
+export { type DeploymentView, deploymentView, deploymentViewSchema } from './http/deployment-view.ts';
 export {
   DeploymentRunner,
   DeploymentStore,

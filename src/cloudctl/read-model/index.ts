@@ -5,6 +5,8 @@ export {
   indexObject,
   MONIKER,
   type ObjectIndex,
+  type ObjectSummary,
+  objectSummarySchema,
   RECOMMENDED_NAME_LABEL,
   type Role,
   selects,

@@ -16,11 +16,10 @@
 // its position (one event per object, in sequence order), as a Kubernetes watch from a compacted
 // revision would, never a state older than one it has seen.
 import { z } from 'zod';
-import { deploymentViewSchema } from '../deployments/http/deployment-view.ts';
-import { manifestStatusSchema } from '../manifests/manifest-status.ts';
-import { objectSummarySchema } from '../read-model/object-mapping.ts';
-import { monikerSchema } from '../read-model/records.ts';
-import { taskSchema } from '../tasks/task-view.ts';
+import { deploymentViewSchema } from '../deployments/index.ts';
+import { manifestStatusSchema } from '../manifests/index.ts';
+import { monikerSchema, objectSummarySchema } from '../read-model/index.ts';
+import { taskSchema } from '../tasks/index.ts';
 
 export const WATCH_EVENT_TYPES = ['position', 'object', 'task', 'deployment', 'reset', 'closed'] as const;
 export type WatchEventType = (typeof WATCH_EVENT_TYPES)[number];
@@ -76,7 +75,9 @@ export const taskEventSchema = z
   .object({ task: taskSchema, accounts: z.array(z.string()), application: z.string().nullable() })
   .describe('WatchTaskEvent');
 
-export const deploymentEventSchema = z.object({ deployment: deploymentViewSchema }).describe('WatchDeploymentEvent');
+export const deploymentEventSchema = z
+  .object({ deployment: deploymentViewSchema })
+  .describe('WatchDeploymentEvent');
 
 export const positionEventSchema = z
   .object({ position: z.string().describe('the stream starts after this id') })
@@ -106,7 +107,11 @@ export type ClosedEvent = z.infer<typeof closedEventSchema>;
 
 /** What a watch asks for, from the query; `accounts` empty and `application` absent: all readable. */
 export const watchQuerySchema = z.object({
-  application: z.string().min(1).optional().describe('only objects, tasks and deployments of this application'),
+  application: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('only objects, tasks and deployments of this application'),
   account: z
     .union([z.string().min(1), z.array(z.string().min(1))])
     .optional()
@@ -114,7 +119,9 @@ export const watchQuerySchema = z.object({
   kinds: z
     .string()
     .optional()
-    .describe('comma-separated kinds of objects (Kubernetes `Deployment`, `deployment.apps` or Spinnaker `replicaSet`)'),
+    .describe(
+      'comma-separated kinds of objects (Kubernetes `Deployment`, `deployment.apps` or Spinnaker `replicaSet`)',
+    ),
   events: z
     .string()
     .optional()
