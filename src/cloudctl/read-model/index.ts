@@ -15,5 +15,7 @@ export { ReadIndex } from './read-index.ts';
 export { type IndexedObject, ReadModel } from './read-model.ts';
 export { type ReadModelFeature, type ReadModelFeatureDeps, readModelFeature } from './read-model-feature.ts';
 export { type ReadModelTables, readModelMigration } from './read-model-tables.ts';
-export { monikerSchema } from './records.ts';
+export { readableApplication, SERVER_GROUP_PARTS } from './readable-application.ts';
+export { type Cluster, type Instance, monikerSchema, type ServerGroup } from './records.ts';
 export type { ReadRouteDeps } from './route-deps.ts';
+export { type ApplicationView, clusterKeys, clusterOf } from './views.ts';

@@ -40,7 +40,7 @@ export interface ReadableApplicationOptions {
  * costs.
  */
 export async function readableApplication(
-  deps: ReadRouteDeps,
+  deps: Pick<ReadRouteDeps, 'guard' | 'model'>,
   user: Principal,
   application: string,
   options: ReadableApplicationOptions = {},
