@@ -13,4 +13,4 @@ export { type OidcDiscovery, OidcProvider, OidcProviderUnreachable } from './oid
 export { oidcTokens } from './oidc-tokens.ts';
 export type { Principal } from './principal.ts';
 export type { TokenIdentity, TokenRefusal, TokenSource } from './token-source.ts';
-export { type UserAuthentication, UserAuthenticator } from './user-authenticator.ts';
+export { NO_CREDENTIAL, type UserAuthentication, UserAuthenticator } from './user-authenticator.ts';

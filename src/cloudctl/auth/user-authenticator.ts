@@ -9,6 +9,9 @@ export type UserAuthentication = { ok: true; principal: Principal } | { ok: fals
 
 const BEARER = /^Bearer[ \t]+([!-~]+)[ \t]*$/i;
 
+/** Why a request without any credential is refused (the status page shows its sign-in form instead). */
+export const NO_CREDENTIAL = 'this request needs a bearer token (Authorization: Bearer <token>)';
+
 export class UserAuthenticator {
   readonly #sources: readonly TokenSource[];
   readonly #adminRoles: ReadonlySet<string>;
@@ -29,7 +32,7 @@ export class UserAuthenticator {
       if (this.#anonymous.enabled) {
         return { ok: true, principal: this.principal('anonymous', this.#anonymous.roles, true) };
       }
-      return { ok: false, reason: 'this request needs a bearer token (Authorization: Bearer <token>)' };
+      return { ok: false, reason: NO_CREDENTIAL };
     }
     const token = BEARER.exec(authorization)?.[1];
     if (token === undefined) return { ok: false, reason: 'the Authorization header is not a bearer token' };
