@@ -35,7 +35,7 @@ import { readModelFeature } from './read-model/index.ts';
 import { type ReplicaHandlers, replicaMembership, replicasFeature } from './replicas/index.ts';
 import { resumeFeature } from './resume-feature.ts';
 import { AgentRegistry, SessionFinder, sessionsFeature } from './sessions/index.ts';
-import { statusPageFeature } from './status-page/index.ts';
+import { statusPageFeature, withPageApi } from './status-page/index.ts';
 import type { DatabaseTarget } from './store/index.ts';
 import { tasksFeature } from './tasks/index.ts';
 import { grpcFeature, httpFeature } from './transports.ts';
@@ -177,7 +177,7 @@ export async function startControlPlane(
   const grpc = grpcFeature(config.grpc, { services: servicesOf(features), logger });
   const users = userAuthenticator(config, stores.oauth, oidc, now);
   const api = { authenticator: users, metrics: metrics.http, logger, now, address: external };
-  const http = httpFeature(config.http, { ...api, routes: routesOf(features) });
+  const http = httpFeature(config.http, { ...api, routes: withPageApi(routesOf(features)) });
   const resume = resumeFeature({ tasks: tasks.runner, deployments: deployments.runner, logger });
   const { stop } = await startFeatures([...features, grpc, http, resume], logger);
   const parts = { metrics, registry, operations, placement, directory, store: stores };

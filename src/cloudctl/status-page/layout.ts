@@ -24,7 +24,8 @@ export interface NavItem {
   href: string;
 }
 
-function document(title: string, body: SafeHtml, script: boolean): string {
+/** `script`: the asset the page runs (status.js asks for its sections; applications.js follows /watch). */
+function document(title: string, body: SafeHtml, script?: string): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -32,7 +33,7 @@ function document(title: string, body: SafeHtml, script: boolean): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · cloudctl</title>
 <link rel="stylesheet" href="${STATUS_PATH}/assets/status.css">
-${script ? html`<script src="${STATUS_PATH}/assets/status.js" defer></script>` : ''}
+${script === undefined ? '' : html`<script src="${STATUS_PATH}/assets/${script}" defer></script>`}
 </head>
 <body>
 ${body}
@@ -54,6 +55,8 @@ export function viewPage(
   nav: readonly NavItem[],
   path: string,
   user: Principal,
+  /** The page's GET /watch URL: it follows that feed instead of asking for its sections again. */
+  watch?: string,
 ): string {
   const links = nav.map(
     (item) =>
@@ -66,11 +69,11 @@ export function viewPage(
 <span class="user" title="signed in as">${user.name}</span>
 <form method="post" action="${STATUS_PATH}/logout"><button type="submit">Sign out</button></form>
 </header>
-<main data-refresh-ms="${REFRESH_MS}">
+<main ${watch === undefined ? html`data-refresh-ms="${REFRESH_MS}"` : html`data-watch="${watch}"`}>
 <h1>${title}</h1>
 ${sections.map(renderSection)}
 </main>`;
-  return document(title, body, true);
+  return document(title, body, watch === undefined ? 'status.js' : 'applications.js');
 }
 
 /** A safe place to return to after signing in: a status page path, never another site. */
@@ -95,7 +98,7 @@ ${message === undefined ? '' : html`<p class="notice" role="alert">${message}</p
 <button type="submit">Sign in</button>
 </form>
 </main>`;
-  return document('Sign in', body, false);
+  return document('Sign in', body);
 }
 
 /** After the provider's callback: the page moves on (Refresh header) to where sign-in was asked for. */
@@ -104,7 +107,7 @@ export function continuePage(next: string): string {
 <h1>Signed in</h1>
 <p><a href="${next}">Continue to the status page</a></p>
 </main>`;
-  return document('Signed in', body, false);
+  return document('Signed in', body);
 }
 
 export function refusalPage(message: string): string {
@@ -114,7 +117,7 @@ export function refusalPage(message: string): string {
 <p>Your token does not give you this. Ask an administrator for the role, or
 <a href="${STATUS_PATH}/login">sign in with another token</a>. <a href="${STATUS_PATH}">Back to the status page</a></p>
 </main>`;
-  return document('Not allowed', body, false);
+  return document('Not allowed', body);
 }
 
 export function errorPage(status: number, message: string): string {
@@ -123,5 +126,5 @@ export function errorPage(status: number, message: string): string {
 <p class="notice" role="alert">${message}</p>
 <p><a href="${STATUS_PATH}">Back to the status page</a></p>
 </main>`;
-  return document(status === 404 ? 'Not found' : 'Error', body, false);
+  return document(status === 404 ? 'Not found' : 'Error', body);
 }

@@ -12,6 +12,7 @@ export interface StatusAsset {
 const TYPES: Record<string, string> = {
   'status.js': 'text/javascript; charset=utf-8',
   'status.css': 'text/css; charset=utf-8',
+  'applications.js': 'text/javascript; charset=utf-8',
 };
 
 export function statusAssets(): StatusAsset[] {

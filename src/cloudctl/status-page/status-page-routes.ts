@@ -5,7 +5,8 @@
 // None is in the API document. View pages take the session cookie or a bearer header and refuse
 // with pages, not JSON: 401 is the sign-in page, 403 the refusal page.
 import { z } from 'zod';
-import { defineRoute, HttpError, Reply, type Route } from '../http/index.ts';
+import { NO_CREDENTIAL } from '../auth/index.ts';
+import { defineRoute, Reply, type Route } from '../http/index.ts';
 import {
   errorPage,
   HTML_TYPE,
@@ -18,7 +19,8 @@ import {
   viewPage,
 } from './layout.ts';
 import { oidcSignInRoutes } from './oidc-sign-in.ts';
-import { isSameOrigin } from './same-origin.ts';
+import { PAGE_API_PATH } from './page-api.ts';
+import { requireSameOrigin } from './same-origin.ts';
 import { clearedSessionCookie, STATUS_PATH, sessionCookie, statusAuthorization } from './session-cookie.ts';
 import { statusAssets } from './status-assets.ts';
 import { type StatusPageDeps, statusSources } from './status-sources.ts';
@@ -31,8 +33,10 @@ const FORM = 'application/x-www-form-urlencoded';
 /** A page refusing or failing a request; `provider`: the sign-in page offers the OIDC provider. */
 function refusal(status: number, message: string, path: string, provider: boolean): Reply {
   if (status === 401) {
-    // A cookie that no longer signs in is forgotten, so the sign-in page starts clean.
-    return new Reply(status, loginPage(message, safeNext(path), provider), HTML_TYPE, {
+    // A first visit (no credential at all) is greeted by the form, not by an error; a cookie that no
+    // longer signs in is forgotten, so the sign-in page starts clean.
+    const notice = message === NO_CREDENTIAL ? undefined : message;
+    return new Reply(status, loginPage(notice, safeNext(path), provider), HTML_TYPE, {
       ...PAGE_HEADERS,
       'set-cookie': clearedSessionCookie(false),
     });
@@ -47,14 +51,6 @@ function redirect(location: string, headers: Record<string, string> = {}): Reply
     location,
     'cache-control': 'no-store',
   });
-}
-
-function refuseCrossSite(headers: Parameters<typeof isSameOrigin>[0]): void {
-  if (!isSameOrigin(headers))
-    throw new HttpError(
-      'FORBIDDEN',
-      'this form was sent from another site; open the status page and send it from there',
-    );
 }
 
 /** The page a form was posted from: its path less the action's name. */
@@ -96,9 +92,11 @@ export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusVie
             'cache-control': 'no-store',
           });
         }
+        const watch = view.watch?.(params);
+        const feed = watch === undefined ? undefined : `${PAGE_API_PATH}/watch?${new URLSearchParams(watch)}`;
         return new Reply(
           200,
-          viewPage(rendered.title, rendered.sections, nav, path, user),
+          viewPage(rendered.title, rendered.sections, nav, path, user, feed),
           HTML_TYPE,
           PAGE_HEADERS,
         );
@@ -122,7 +120,7 @@ export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusVie
         response: { 303: redirectAnswer },
       },
       handler: async ({ params, body, user, headers, path }) => {
-        refuseCrossSite(headers);
+        requireSameOrigin(headers);
         await action.run({ user, sources, now: deps.now() }, params, body);
         return redirect(formPage(path));
       },
@@ -187,7 +185,7 @@ export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusVie
       // The token is not checked here: the page it leads to is, by the same authenticator as every
       // request, and answers the sign-in page again, with the reason, when the token is not known.
       handler: async ({ body, headers, secure }) => {
-        refuseCrossSite(headers);
+        requireSameOrigin(headers);
         return redirect(safeNext(body.next), { 'set-cookie': sessionCookie(body.token, secure) });
       },
     }),
@@ -202,7 +200,7 @@ export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusVie
       errorBody: refuse,
       schema: { body: z.unknown(), response: { 303: redirectAnswer } },
       handler: async ({ headers, secure }) => {
-        refuseCrossSite(headers);
+        requireSameOrigin(headers);
         return redirect(`${STATUS_PATH}/login`, { 'set-cookie': clearedSessionCookie(secure) });
       },
     }),

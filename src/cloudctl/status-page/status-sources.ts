@@ -13,6 +13,7 @@ import {
   type DynamicAccountsDeps,
 } from '../dynamic-accounts/index.ts';
 import type { OperationStore } from '../operations/index.ts';
+import type { ReadModel } from '../read-model/index.ts';
 import type { AgentRegistry, AgentStore, SessionFinder } from '../sessions/index.ts';
 import type { TaskStore } from '../tasks/index.ts';
 
@@ -26,6 +27,8 @@ export interface StatusPageDeps {
     credentials: CredentialStore;
     dynamicAccounts: DynamicAccountStore;
     deployments: DeploymentStore;
+    /** Applications, their clusters, server groups, pods and load balancers (the applications views). */
+    readModel: ReadModel;
   };
   /** Woken when a pause is decided on the page; asked for a rollback. */
   deploymentRunner: Pick<DeploymentRunner, 'wake' | 'requestRollback'>;

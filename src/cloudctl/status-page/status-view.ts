@@ -63,6 +63,11 @@ export interface ViewDefinition<P extends z.ZodType> {
   render(context: ViewContext, params: z.output<P>): Promise<RenderedView>;
   /** The forms of the view, by name: `approve` is posted to `/status/deployments/:id/approve`. */
   actions?: Readonly<Record<string, ViewAction>>;
+  /**
+   * A view kept live by GET /watch instead of asking for its sections every few seconds: the watch's
+   * query for the page (`{application: 'shop'}`; `{}` for everything the user may read).
+   */
+  watch?(params: z.output<P>): Record<string, string>;
 }
 
 /** A view with its parameter type erased, to be listed beside others. */
@@ -72,6 +77,7 @@ export interface StatusView {
   params?: z.ZodType;
   render(context: ViewContext, params: unknown): Promise<RenderedView>;
   actions?: Readonly<Record<string, ViewAction>>;
+  watch?(params: unknown): Record<string, string>;
 }
 
 export function defineView<P extends z.ZodType>(definition: ViewDefinition<P>): StatusView {

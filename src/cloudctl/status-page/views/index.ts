@@ -4,12 +4,16 @@ import type { StatusView } from '../status-view.ts';
 import { accountView } from './account-view.ts';
 import { accountsView } from './accounts-view.ts';
 import { agentsView } from './agents-view.ts';
+import { applicationView } from './application-view.ts';
+import { applicationsView } from './applications-view.ts';
 import { deploymentView } from './deployment-view.ts';
 import { deploymentsView } from './deployments-view.ts';
 import { taskView } from './task-view.ts';
 import { tasksView } from './tasks-view.ts';
 
 export const VIEWS: readonly StatusView[] = [
+  applicationsView,
+  applicationView,
   agentsView,
   accountsView,
   accountView,
