@@ -214,7 +214,7 @@ describe('the applications view in a real browser', () => {
     await page.locator('#live-state', { hasText: 'live' }).waitFor();
     // A full reload would lose this mark.
     await page.evaluate(() => {
-      (window as unknown as { mark: number }).mark = 1;
+      (globalThis as unknown as { mark: number }).mark = 1;
     });
     const started = await ops.post('/ops', [
       {
@@ -227,7 +227,7 @@ describe('the applications view in a real browser', () => {
       expect(v0?.desired).toBe(3);
       expect((await podOwners(page)).filter((o) => o === V0)).toHaveLength(3);
     });
-    expect(await page.evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(1);
+    expect(await page.evaluate(() => (globalThis as unknown as { mark?: number }).mark)).toBe(1);
     await page.close();
   });
 
