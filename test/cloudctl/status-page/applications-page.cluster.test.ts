@@ -71,16 +71,16 @@ interface VersionRow {
 function versionRows(page: Page): Promise<VersionRow[]> {
   return page.$$eval('tr[data-role="version"]', (rows) =>
     rows.map((row) => {
-      const replicas = row.querySelector<HTMLElement>('[data-cell="replicas"]');
+      const replicas = row.querySelector('[data-cell="replicas"]');
       return {
         key: row.getAttribute('data-key') ?? '',
         label: row.querySelector('[data-select]')?.textContent ?? '',
-        ready: Number(replicas?.dataset.ready),
-        desired: Number(replicas?.dataset.desired),
-        health: row.querySelector<HTMLElement>('[data-cell="status"]')?.dataset.health ?? '',
-        traffic: row.querySelector<HTMLElement>('[data-cell="traffic"]')?.dataset.traffic === 'true',
-        actions: [...row.querySelectorAll<HTMLElement>('button.action')].map(
-          (b) => b.dataset.operation ?? '',
+        ready: Number(replicas?.getAttribute('data-ready')),
+        desired: Number(replicas?.getAttribute('data-desired')),
+        health: row.querySelector('[data-cell="status"]')?.getAttribute('data-health') ?? '',
+        traffic: row.querySelector('[data-cell="traffic"]')?.getAttribute('data-traffic') === 'true',
+        actions: [...row.querySelectorAll('button.action')].map(
+          (b) => b.getAttribute('data-operation') ?? '',
         ),
       };
     }),
