@@ -10,8 +10,8 @@ export class UsageError extends CodedError<'USAGE'> {
   }
 }
 
-/** Exit statuses of both programs. */
-export const EXIT = { ok: 0, invalidConfig: 1, usage: 2 } as const;
+/** Exit statuses of both programs: `failed` is cloudctl's client commands' (a request that failed). */
+export const EXIT = { ok: 0, invalidConfig: 1, failed: 1, usage: 2 } as const;
 
 export function parseCommandLine(args: string[]) {
   try {
