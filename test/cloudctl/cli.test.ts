@@ -53,17 +53,18 @@ describe('cloudctl CLI', () => {
   });
 
   it.each([
-    [['serve', '--help']],
-    [['config', 'validate', '--help']],
-    [['config', 'print', '-h']],
-    [['deploy', '--help']],
-    [['deploy', '-f', 'x.yaml', '-h']],
-    [['deploy', '--bogus', '--help']],
-  ])('prints the usage for --help after a subcommand: %j', async (args) => {
+    [['serve', '--help'], 'serve --config FILE'],
+    [['config', 'validate', '--help'], 'config validate FILE'],
+    [['config', 'print', '-h'], 'config print FILE'],
+    [['deploy', '--help'], 'deploy -f FILE'],
+    [['deploy', '-f', 'x.yaml', '-h'], 'deploy -f FILE'],
+    [['deploy', '--bogus', '--help'], 'deploy -f FILE'],
+    [['get', 'pods', '--help'], 'get KIND [NAME]'],
+  ])("prints the command's own usage for --help after it: %j", async (args, usage) => {
     const run = await cloudctl(...args);
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(run.stdout).toContain('Usage: cloudctl <command> [options]');
-    expect(run.stdout).toContain('deploy -f FILE');
+    expect(run.stdout).toMatch(new RegExp(`^Usage: cloudctl ${usage.replace(/[[\]]/g, '\\$&')}`));
+    expect(run.stdout).toContain('Exit status: 0 success; 1 failure');
   });
 
   it.each([

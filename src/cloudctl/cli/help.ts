@@ -1,32 +1,31 @@
-// cloudctl --help. It lists only what the binary does today.
-export const USAGE = `Usage: cloudctl <command> [options]
+// cloudctl --help: written from the command table, so it lists what the binary does and nothing else.
+import { type CommandSpec, columns, EXIT_STATUS_TEXT } from './command-line/index.ts';
 
-The orch-agent control plane.
-
-Commands:
-  serve --config FILE      Resolve the config's secret references (encrypted:...), then serve
-                           the agent gRPC endpoint (grpc.port, default 9091) and the HTTP API
-                           (http.port, default 7002) until SIGTERM or SIGINT (exit 0).
-  config validate FILE     Check a config file, its secret references without fetching them.
-                           Prints every problem as file:line:column: severity: key.path: message
-  config print FILE        Print the effective config as YAML: defaults filled, paths made
-                           absolute, secret references as written, secrets in clear as ***.
-  deploy -f FILE           Check a deployment file, send it (manifest paths inlined) to cloudctl
-                           and follow it, printing its log; exit 0 only when it succeeds, 1 when
-                           it fails, is rolled back or is refused. Ctrl-C stops following only.
-                           Token from CLOUDCTL_TOKEN; server from --server URL or CLOUDCTL_URL
-                           (default http://localhost:7002). --no-wait: submit, print the id.
-
-Options:
-  -c, --config FILE        cloudctl configuration (YAML), for serve
-  -f, --file FILE          deployment file, for deploy
-  -s, --server URL         cloudctl's HTTP API, for deploy
-  -h, --help               Show this help.
-  -v, --version            Print the version.
-
-Exit status: 0 success, 1 invalid config (or the port or database cannot be used; for deploy, a
-deployment that did not succeed), 2 usage error.
-Tokens are configured by hash: printf %s "$TOKEN" | sha256sum gives the hex after "sha256:".
-Config reference: docs/cloudctl-configuration.md
-HTTP API: Swagger 2.0 at /v2/api-docs; /health, /ready and /metrics need no token; every other
-route takes Authorization: Bearer <a user's token>.`;
+export function usage(table: readonly CommandSpec[]): string {
+  return [
+    'Usage: cloudctl <command> [options]',
+    '',
+    'The orch-agent control plane, and a client of its HTTP API.',
+    '',
+    'Commands:',
+    ...columns(
+      table.map((c): [string, string] => [
+        `${c.name} ${c.synopsis.replace(/ \[options\]$/, '')}`.trimEnd(),
+        c.summary,
+      ]),
+    ),
+    '',
+    'Options:',
+    ...columns([
+      ['-h, --help', "Show this help; after a command, that command's."],
+      ['-v, --version', 'Print the version.'],
+    ]),
+    '',
+    "Run 'cloudctl <command> --help' for a command's options. Client commands talk to --server URL,",
+    'else CLOUDCTL_URL, else the current context (cloudctl login), else http://localhost:7002, with',
+    'CLOUDCTL_TOKEN or the token stored for that server.',
+    EXIT_STATUS_TEXT,
+    'HTTP API: Swagger 2.0 at /v2/api-docs; /health, /ready and /metrics need no token; every other',
+    "route takes Authorization: Bearer <a user's token>. Docs: docs/cli.md",
+  ].join('\n');
+}

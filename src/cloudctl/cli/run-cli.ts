@@ -1,37 +1,45 @@
-// Parses cloudctl's command line and dispatches. Usage errors exit 2 with a pointer to --help.
-
+// Finds the command in the table (one word, or two for `config ...`), parses its arguments and runs
+// it. Usage errors exit 2 with a pointer to --help; -h/--help prints the command's own help.
+import pkg from '../../../package.json' with { type: 'json' };
 import type { CliIo } from '../../lib/cli-io.ts';
-import {
-  answeredHelpOrVersion,
-  configSubcommand,
-  daemonConfigFile,
-  EXIT,
-  parseCommandLine,
-  UsageError,
-  withUsageErrors,
-} from '../../lib/command-line.ts';
-import { printCommand, validateCommand } from './config-commands.ts';
-import { deployCommand, parseDeployCommandLine } from './deploy-command.ts';
-import { USAGE } from './help.ts';
-import { serveCommand } from './serve-command.ts';
+import { EXIT, UsageError, withUsageErrors } from '../../lib/command-line.ts';
+import { commandHelp, parseCommandArgs } from './command-line/index.ts';
+import { commands } from './commands.ts';
+import { usage } from './help.ts';
 
 export function runCli(args: string[], io: CliIo): Promise<number> {
   return withUsageErrors('cloudctl', io.err, async () => {
-    // `deploy` has options of its own (-f, --server); the others share the common ones.
-    if (args[0] === 'deploy') {
-      const options = parseDeployCommandLine(args.slice(1), io.env);
-      if (options === 'help') io.out(USAGE);
-      return options === 'help' ? EXIT.ok : await deployCommand(options, io);
+    const table = commands();
+    const [first, second] = args;
+    if (first === '-h' || first === '--help') {
+      io.out(usage(table));
+      return EXIT.ok;
     }
-    const { values, positionals } = parseCommandLine(args);
-    if (answeredHelpOrVersion(values, USAGE, io.out)) return EXIT.ok;
-    const [command, ...rest] = positionals;
-    if (command === 'serve') return await serveCommand(daemonConfigFile('serve', rest, values.config), io);
-    if (values.config !== undefined) throw new UsageError('--config belongs to the serve command');
-    if (command === 'config') {
-      const { sub, file } = configSubcommand(rest);
-      return sub === 'validate' ? await validateCommand(file, io) : await printCommand(file, io);
+    if (first === '-v' || first === '--version') {
+      io.out(pkg.version);
+      return EXIT.ok;
     }
-    throw new UsageError(command === undefined ? 'no command given' : `unknown command '${command}'`);
+    if (first === undefined) throw new UsageError('no command given');
+    if (first.startsWith('-')) throw new UsageError(`unknown option '${first}' (options follow the command)`);
+    const group = table.filter((c) => c.name.startsWith(`${first} `));
+    if (group.length > 0 && (second === undefined || second.startsWith('-'))) {
+      if (second === '-h' || second === '--help') {
+        io.out(usage(group));
+        return EXIT.ok;
+      }
+      throw new UsageError(`'${first}' needs one of ${group.map((c) => c.name.split(' ')[1]).join(', ')}`);
+    }
+    const name = group.length > 0 ? `${first} ${second}` : first;
+    const spec = table.find((c) => c.name === name);
+    if (spec === undefined)
+      throw new UsageError(
+        group.length > 0 ? `unknown ${first} command '${second}'` : `unknown command '${first}'`,
+      );
+    const parsed = parseCommandArgs(spec, args.slice(name.split(' ').length));
+    if (parsed === 'help') {
+      io.out(commandHelp(spec));
+      return EXIT.ok;
+    }
+    return await spec.run(parsed, io);
   });
 }

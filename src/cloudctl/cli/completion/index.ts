@@ -1,0 +1,2 @@
+// `cloudctl completion bash|zsh`.
+export { bashCompletion, completionCommand, zshCompletion } from './completion-script.ts';

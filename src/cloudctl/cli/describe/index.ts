@@ -1,0 +1,2 @@
+// `cloudctl describe`.
+export { describeCommand } from './describe-command.ts';

@@ -1,0 +1,2 @@
+// `cloudctl logs`.
+export { logsCommand } from './logs-command.ts';

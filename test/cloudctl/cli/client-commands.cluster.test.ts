@@ -1,0 +1,330 @@
+// cloudctl's client commands as a person runs them: the binary as a process against `cloudctl serve`
+// and `orch-agent run` on the shared cluster. An application `shop` with two versions (a Deployment
+// whose image changed once, so two ReplicaSets) on the fake kubelet's node, whose container prints a
+// known line. Each command's output is checked by its content; login writes a 0600 contexts file that
+// later commands use; errors name their cause and exit 1, usage errors exit 2.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { freePort } from '../../cluster/free-port.ts';
+import {
+  type ApiClient as ClusterClient,
+  podLogAnnotations,
+  sharedCluster,
+  sharedClusterClient,
+} from '../../cluster/index.ts';
+import { TestSystem } from '../../support/processes.ts';
+
+const NS = 'cli-e2e';
+const ACCOUNT = 'cli-e2e';
+const TOKENS = {
+  agent: 'agent-token-cli-e2e-7d21',
+  dev: 'dev-token-cli-e2e-51c3',
+  outsider: 'outsider-cli-e2e-9a0e',
+};
+const WEB_LOG = 'shop listening on :8080\nGET /healthz 200 1ms\n';
+const BIN = join(import.meta.dirname, '../../../bin/cloudctl.js');
+
+let dir: string;
+let home: string;
+let cluster: ClusterClient;
+let system: TestSystem;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The binary with only the environment given (plus PATH): no token or server leaks in from the runner. */
+function cloudctl(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), ...env } },
+      (error, stdout, stderr) =>
+        resolve({
+          code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1,
+          stdout,
+          stderr,
+        }),
+    );
+  });
+}
+
+const asDev = () => ({ CLOUDCTL_URL: system.url, CLOUDCTL_TOKEN: TOKENS.dev });
+
+function deployment(image: string) {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'shop', annotations: { 'moniker.spinnaker.io/application': 'shop' } },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: 'shop' } },
+      template: {
+        metadata: { labels: { app: 'shop' }, annotations: podLogAnnotations({ web: WEB_LOG }) },
+        spec: {
+          nodeName: sharedCluster().fakeKubelet.nodeName,
+          containers: [{ name: 'web', image }],
+        },
+      },
+    },
+  };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cloudctl-cli-e2e-'));
+  home = join(dir, 'home');
+  cluster = sharedClusterClient();
+  system = await TestSystem.startCloudctl({
+    dir,
+    agent: { id: 'cli-e2e-agent', token: TOKENS.agent },
+    users: [
+      { name: 'dana', token: TOKENS.dev, roles: ['dev'] },
+      { name: 'otto', token: TOKENS.outsider, roles: ['outsiders'] },
+    ],
+    account: {
+      name: ACCOUNT,
+      kubeconfig: sharedCluster().kubeconfigPath,
+      namespaces: [NS],
+      kinds: ['deployment', 'replicaSet', 'pod', 'service'],
+      read: ['dev'],
+      write: ['dev'],
+    },
+  });
+  await cluster.request('POST', '/api/v1/namespaces', {
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
+  });
+  const created = await cluster.request('POST', `/apis/apps/v1/namespaces/${NS}/deployments`, {
+    body: deployment('registry.example/shop:1'),
+  });
+  if (created.status !== 201) throw new Error(`create: ${created.status} ${created.text}`);
+  await system.startAgent();
+  // The second version: a new image makes a second ReplicaSet; the first scales to 0.
+  await vi.waitFor(
+    async () => {
+      const replaced = await cluster.request('PUT', `/apis/apps/v1/namespaces/${NS}/deployments/shop`, {
+        body: {
+          ...deployment('registry.example/shop:2'),
+          metadata: {
+            ...deployment('').metadata,
+            resourceVersion: (
+              (await cluster.get(`/apis/apps/v1/namespaces/${NS}/deployments/shop`)).json as {
+                metadata: { resourceVersion: string };
+              }
+            ).metadata.resourceVersion,
+          },
+        },
+      });
+      if (replaced.status !== 200) throw new Error(`replace: ${replaced.status}`);
+    },
+    { timeout: 20_000, interval: 500 },
+  );
+}, 180_000);
+
+afterAll(async () => {
+  await system?.stop();
+  await cluster?.request('DELETE', `/api/v1/namespaces/${NS}`);
+  await cluster?.close();
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+});
+
+/** Rows of a kubectl-style table: header cells and each row's cells, split on the column gaps. */
+function table(stdout: string): string[][] {
+  return stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => line.split(/ {3,}/));
+}
+
+describe('cloudctl login and contexts', () => {
+  it('stores server and token in a 0600 file after checking the token; later commands use it', async () => {
+    const login = await cloudctl(['login', system.url, '--context', 'e2e'], { CLOUDCTL_TOKEN: TOKENS.dev });
+    expect(login).toMatchObject({ code: 0, stderr: '' });
+    expect(login.stdout).toContain(`Logged in to ${system.url}; context 'e2e' is current`);
+    const file = join(home, 'config', 'cloudctl', 'config');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(home, 'config', 'cloudctl'))).mode & 0o777).toBe(0o700);
+    expect(load(await readFile(file, 'utf8'))).toEqual({
+      'current-context': 'e2e',
+      contexts: [{ name: 'e2e', server: system.url, token: TOKENS.dev, via: 'token' }],
+    });
+    expect(login.stdout).not.toContain(TOKENS.dev);
+    // No CLOUDCTL_URL or CLOUDCTL_TOKEN: the context answers both.
+    await vi.waitFor(
+      async () => {
+        const apps = await cloudctl(['get', 'applications']);
+        expect(apps).toMatchObject({ code: 0, stderr: '' });
+        expect(table(apps.stdout)).toEqual([
+          ['NAME', 'ACCOUNTS', 'CLUSTERS'],
+          ['shop', ACCOUNT, '1'],
+        ]);
+      },
+      { timeout: 30_000, interval: 500 },
+    );
+    const contexts = await cloudctl(['config', 'get-contexts']);
+    expect(table(contexts.stdout)).toEqual([
+      ['CURRENT', 'NAME', 'SERVER', 'LOGIN'],
+      ['*', 'e2e', system.url, 'token'],
+    ]);
+    expect(contexts.stdout).not.toContain(TOKENS.dev);
+    expect(await cloudctl(['config', 'current-context'])).toEqual({ code: 0, stdout: 'e2e\n', stderr: '' });
+  });
+
+  it("never sends a context's token to another server: CLOUDCTL_URL elsewhere gets no token (401)", async () => {
+    // Another cloudctl would be another host; the same server under another name stands in for it.
+    const elsewhere = system.url.replace('127.0.0.1', 'localhost');
+    const run = await cloudctl(['get', 'accounts'], { CLOUDCTL_URL: elsewhere });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `cloudctl: ${elsewhere} needs a token (401): sign in with 'cloudctl login ${elsewhere}' or set CLOUDCTL_TOKEN\n`,
+    );
+  });
+
+  it('refuses a wrong token (401) and stores nothing', async () => {
+    const run = await cloudctl(['login', system.url, '--context', 'bad', '--token', 'not-a-token']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`^cloudctl: ${system.url} refused the token \\(401\\): `));
+    expect(run.stderr).not.toContain('not-a-token');
+    const contexts = await cloudctl(['config', 'get-contexts']);
+    expect(contexts.stdout).not.toContain('bad');
+  });
+
+  it('says which server it cannot reach, and exits 1', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const run = await cloudctl(['login', closed, '--token', TOKENS.dev]);
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toMatch(new RegExp(`^cloudctl: cannot reach ${closed}: .*ECONNREFUSED`));
+  });
+
+  it('use-context of an unknown name exits 1 naming the file; a usage error exits 2', async () => {
+    const run = await cloudctl(['config', 'use-context', 'nowhere']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`no context 'nowhere' in ${join(home, 'config', 'cloudctl', 'config')}`);
+    expect((await cloudctl(['get', 'potatoes'])).code).toBe(2);
+    expect((await cloudctl(['login'])).code).toBe(2);
+  });
+});
+
+describe('cloudctl get, describe and logs', () => {
+  it('lists both versions of the application as server groups, the newest with the replicas', async () => {
+    await vi.waitFor(
+      async () => {
+        const run = await cloudctl(['get', 'servergroups', '--app', 'shop'], asDev());
+        expect(run.code).toBe(0);
+        const [header, ...rows] = table(run.stdout);
+        expect(header).toEqual(['NAME', 'ACCOUNT', 'NAMESPACE', 'CLUSTER', 'DESIRED', 'READY', 'AGE']);
+        expect(rows).toHaveLength(2);
+        const desired = rows.map((r) => [r[0]?.startsWith('replicaSet/shop-'), r[3], r[4], r[5]]);
+        expect(desired.sort()).toEqual([
+          [true, 'deployment shop', '0', '0'],
+          [true, 'deployment shop', '2', '2'],
+        ]);
+        for (const row of rows) expect(row[6]).toMatch(/^\d+s$|^\dm\d*s?$/);
+      },
+      { timeout: 60_000, interval: 1000 },
+    );
+  });
+
+  it('lists the running pods, and -o json parses to the same pods', async () => {
+    const pods = await vi.waitFor(
+      async () => {
+        const run = await cloudctl(['get', 'pods', '--app', 'shop', '-o', 'wide'], asDev());
+        const [header, ...rows] = table(run.stdout);
+        expect(header).toEqual(['NAME', 'READY', 'STATUS', 'AGE', 'ACCOUNT', 'NAMESPACE', 'SERVER GROUP']);
+        expect(rows).toHaveLength(2);
+        for (const row of rows) {
+          expect(row[0]).toMatch(/^shop-[a-z0-9]+-[a-z0-9]+$/);
+          expect(row.slice(1, 3)).toEqual(['True', 'Running']);
+          expect(row.slice(4, 6)).toEqual([ACCOUNT, NS]);
+        }
+        return rows.map((r) => r[0] ?? '');
+      },
+      { timeout: 60_000, interval: 1000 },
+    );
+    const json = await cloudctl(['get', 'pods', '--app', 'shop', '-o', 'json'], asDev());
+    const parsed = JSON.parse(json.stdout) as Array<{ name: string; status: string }>;
+    expect(parsed.map((p) => p.name).sort()).toEqual([...pods].sort());
+    const one = await cloudctl(['get', 'pod', pods[0] ?? '', '--app', 'shop', '-o', 'yaml'], asDev());
+    expect(load(one.stdout)).toMatchObject({ name: pods[0], status: 'Running', account: ACCOUNT });
+  });
+
+  it('describes the Deployment: status, artifacts, both versions and its events', async () => {
+    const run = await cloudctl(
+      ['describe', 'deployment', 'shop', '--account', ACCOUNT, '--namespace', NS],
+      asDev(),
+    );
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const out = run.stdout;
+    expect(out).toMatch(/^Name: +shop$/m);
+    expect(out).toMatch(/^Kind: +deployment$/m);
+    expect(out).toMatch(/^Application: +shop$/m);
+    expect(out).toMatch(/^ {2}Stable: +True$/m);
+    expect(out).toMatch(/^ {2}docker\/image +registry\.example\/shop:2$/m);
+    const versions = out.slice(out.indexOf('Versions:'), out.indexOf('Events:')).trim().split('\n');
+    expect(versions[1]).toMatch(/^ {2}NAME +DESIRED +READY +TRAFFIC +AGE$/);
+    expect(versions.slice(2).map((l) => l.trim().split(/ {3,}/).slice(1, 3))).toEqual([
+      ['0', '0/0'],
+      ['2', '2/2'],
+    ]);
+    expect(out).toMatch(/^Events:\n {2}TYPE +REASON +AGE +FROM +MESSAGE\n {2}Normal +ScalingReplicaSet /m);
+  });
+
+  it("prints a pod's container log", async () => {
+    const pods = JSON.parse(
+      (await cloudctl(['get', 'pods', '--app', 'shop', '-o', 'json'], asDev())).stdout,
+    ) as Array<{
+      name: string;
+    }>;
+    const pod = pods[0]?.name ?? '';
+    const run = await cloudctl(['logs', pod, '--account', ACCOUNT, '--namespace', NS], asDev());
+    expect(run).toEqual({ code: 0, stdout: WEB_LOG, stderr: '' });
+    const missing = await cloudctl(['logs', pod, '--account', ACCOUNT, '-n', NS, '-c', 'db'], asDev());
+    expect(missing).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `cloudctl: not found: pod ${pod} has no container 'db' (it has web)\n`,
+    });
+  });
+
+  it('names what is not found (404) and what is forbidden (403), exiting 1', async () => {
+    const absent = await cloudctl(['describe', 'deployment/nope', '--account', ACCOUNT, '-n', NS], asDev());
+    expect(absent.code).toBe(1);
+    expect(absent.stderr).toMatch(/^cloudctl: not found \(404\): .*nope/);
+    const noPod = await cloudctl(['get', 'pods', 'nope', '--app', 'shop'], asDev());
+    expect(noPod).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "cloudctl: not found: no pod 'nope' in application shop\n",
+    });
+    const otto = { CLOUDCTL_URL: system.url, CLOUDCTL_TOKEN: TOKENS.outsider };
+    const forbidden = await cloudctl(
+      ['describe', 'deployment', 'shop', '--account', ACCOUNT, '-n', NS],
+      otto,
+    );
+    expect(forbidden.code).toBe(1);
+    expect(forbidden.stderr).toMatch(/^cloudctl: forbidden \(403\): /);
+    // What otto may not read is simply not listed.
+    const apps = await cloudctl(['get', 'applications'], otto);
+    expect(apps).toEqual({ code: 0, stdout: '', stderr: 'No applications found.\n' });
+  });
+
+  it('lists the accounts and the agent that caches them', async () => {
+    const accounts = await cloudctl(['get', 'accounts'], asDev());
+    expect(table(accounts.stdout)).toEqual([
+      ['NAME', 'SOURCE', 'READ', 'WRITE'],
+      [ACCOUNT, 'static-agent-config', 'dev', 'dev'],
+    ]);
+    const agents = await cloudctl(['get', 'agents'], asDev());
+    const [header, row] = table(agents.stdout);
+    expect(header).toEqual(['AGENT', 'ACCOUNT', 'CONNECTED', 'STATUS', 'OBJECTS', 'LAST SYNC']);
+    expect(row?.slice(0, 4)).toEqual(['cli-e2e-agent', ACCOUNT, 'yes', 'ACTIVE']);
+    // The Deployment, its two ReplicaSets and the two pods of the newer one.
+    expect(row?.[4]).toBe('5');
+  });
+});
