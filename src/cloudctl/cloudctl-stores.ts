@@ -13,8 +13,15 @@ import { OperationStore } from './operations/index.ts';
 import { ReadIndex, ReadModel } from './read-model/index.ts';
 import { LeaseStore, REPLICA_LEASE_MS, ReplicaStore } from './replicas/index.ts';
 import { AgentStore } from './sessions/index.ts';
-import { ChangeCounter, type DatabaseTarget, openDatabase, pingDatabase } from './store/index.ts';
+import {
+  ChangeCounter,
+  type DatabaseTarget,
+  openDatabase,
+  pingDatabase,
+  WatchSignal,
+} from './store/index.ts';
 import { TaskStore } from './tasks/index.ts';
+import { WatchStore } from './watch/index.ts';
 
 export interface CloudctlStores {
   agents: AgentStore;
@@ -37,6 +44,10 @@ export interface CloudctlStores {
   leases: LeaseStore;
   tasks: TaskStore;
   kinds: KindResolver;
+  /** The watch sequence's reads (GET /watch). */
+  watch: WatchStore;
+  /** Said by the stores after each commit of rows a watch streams. */
+  watchSignal: WatchSignal;
   /** Resolves once the database answers a query; for readiness. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -53,20 +64,23 @@ export async function openStores(
 ): Promise<CloudctlStores> {
   const db = await openCloudctlDatabase(target);
   const accountChanges = new ChangeCounter();
+  const watchSignal = new WatchSignal();
   return {
     agents: new AgentStore(db, accountChanges),
     accountChanges,
-    cache: new CacheStore(db, options.readIndex ? new ReadIndex() : undefined),
+    cache: new CacheStore(db, options.readIndex ? new ReadIndex() : undefined, watchSignal),
     credentials: new CredentialStore(db, accountChanges),
-    deployments: new DeploymentStore(db),
+    deployments: new DeploymentStore(db, watchSignal),
     dynamicAccounts: new DynamicAccountStore(db),
     oauth: new OAuthStore(db),
     operations: new OperationStore(db),
     readModel: new ReadModel(db),
     replicas: new ReplicaStore(db, REPLICA_LEASE_MS),
     leases: new LeaseStore(db),
-    tasks: new TaskStore(db),
+    tasks: new TaskStore(db, watchSignal),
     kinds: new KindResolver(db),
+    watch: new WatchStore(db),
+    watchSignal,
     ping: () => pingDatabase(db),
     close: () => db.destroy(),
   };

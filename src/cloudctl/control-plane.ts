@@ -39,6 +39,7 @@ import { statusPageFeature, withPageApi } from './status-page/index.ts';
 import type { DatabaseTarget } from './store/index.ts';
 import { tasksFeature } from './tasks/index.ts';
 import { grpcFeature, httpFeature } from './transports.ts';
+import { watchFeature } from './watch/index.ts';
 
 export { databaseTarget } from './database-target.ts';
 
@@ -173,6 +174,7 @@ export async function startControlPlane(
     oauthFeature({ store: stores.oauth, now, tokenLifetimeSeconds: config.oauth.tokenLifetimeSeconds }),
     statusPageFeature({ ...served, store: stores, placement, deploymentRunner: deployments.runner, oidc }),
     inapplicableFeature(),
+    watchFeature({ ...base, guard, settings: config.watch, replicas: membership }),
   ];
   const grpc = grpcFeature(config.grpc, { services: servicesOf(features), logger });
   const users = userAuthenticator(config, stores.oauth, oidc, now);

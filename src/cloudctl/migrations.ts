@@ -20,6 +20,7 @@ import { type ReadModelTables, readModelMigration } from './read-model/index.ts'
 import { type ReplicaTables, replicaMigration } from './replicas/index.ts';
 import { createSessionTables, type SessionTables } from './sessions/index.ts';
 import { type TaskTables, tasksMigration } from './tasks/index.ts';
+import { type WatchTables, watchMigration } from './watch/index.ts';
 
 /** The whole database as Kysely sees it: each feature's tables. */
 export type CloudctlDatabase = SessionTables &
@@ -31,7 +32,8 @@ export type CloudctlDatabase = SessionTables &
   DynamicAccountTables &
   OAuthTables &
   ReplicaTables &
-  DeploymentTables;
+  DeploymentTables &
+  WatchTables;
 
 /** The first migration made three features' tables in one step, in this order. */
 const initial: Migration = {
@@ -56,4 +58,5 @@ export const CLOUDCTL_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0011_credentials_config_file': credentialsConfigFileMigration,
   '0012_cache_body_text': cacheBodyTextMigration,
   '0013_operation_error_code': operationErrorCodeMigration,
+  '0014_watch_sequence': watchMigration,
 };

@@ -1,7 +1,7 @@
 // The resource cache: applies what agents stream up (events, snapshots, bookmarks), answers resume
 // version queries, and reads an account's current state. Nothing here knows about gRPC.
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import { copyFromStdin } from '../store/index.ts';
+import { type Kysely, type RawBuilder, type Selectable, sql, type Transaction } from 'kysely';
+import { copyFromStdin, holdWatchSequence, WatchSignal, writeInSequence } from '../store/index.ts';
 import type { CacheTables, ResourcesTable } from './cache-tables.ts';
 
 /** One kind in one namespace of one account; namespace '' is every namespace (or cluster scope). */
@@ -114,6 +114,8 @@ export type IndexValue = string | number | null;
  */
 export interface CacheIndexer {
   readonly columns: readonly IndexColumn[];
+  /** The columns a removal keeps in the watch's log (what a watcher is told of a removed object). */
+  readonly keptOnRemoval: readonly string[];
   /** The columns' values for the object, in `columns` order. */
   derive(object: StoredObject): readonly IndexValue[];
 }
@@ -190,6 +192,8 @@ function onConflict(columns: readonly IndexColumn[], options: { onlyNewer: boole
   const set = sql.join([
     ...updated.map((c) => sql`${sql.ref(c.name)} = ${sql.ref(`excluded.${c.name}`)}`),
     sql`updated_at = excluded.updated_at`,
+    // A row written over takes a new number: watchers follow it as a change (store/watch-sequence.ts).
+    sql`watch_seq = nextval('watch_seq')`,
   ]);
   // Resource versions are opaque, but every API server we know of numbers them from etcd's
   // revision; where both are numbers the greater is the newer. Others are simply replaced.
@@ -207,13 +211,47 @@ const columnsOf = (indexer: CacheIndexer | undefined): readonly IndexColumn[] =>
 ];
 
 /** One object read on demand, as one row (each value cast to its column's type), derived columns included. */
-function writeRow(db: Kysely<CacheTables>, row: ResourceRow, now: Date, indexer: CacheIndexer | undefined) {
+function writeRow(
+  db: Kysely<CacheTables> | Tx,
+  row: ResourceRow,
+  now: Date,
+  indexer: CacheIndexer | undefined,
+) {
   const columns = columnsOf(indexer);
   const values = rowValues(row, indexer);
   return sql`insert into resources (${names(columns.map((c) => c.name))}, updated_at)
     values (${sql.join(columns.map((c, i) => sql`${values[i] ?? null}::${sql.raw(c.type)}`))}, ${now}::timestamptz)
     ${onConflict(columns, { onlyNewer: true, keepSnapshot: true })}`.execute(db);
 }
+
+/**
+ * Deletes the rows `where` selects and logs each removal with the next watch number, in one statement:
+ * a removed object has no row left to carry its number. The count is of rows removed.
+ */
+async function removeWhere(
+  db: Kysely<CacheTables> | Tx,
+  where: RawBuilder<boolean>,
+  kept: readonly string[],
+  now: Date,
+): Promise<number> {
+  const keptJson =
+    kept.length === 0
+      ? sql`'{}'::jsonb`
+      : sql`jsonb_build_object(${sql.join(kept.map((c) => sql`${sql.lit(c)}, ${sql.ref(c)}`))})`;
+  const result = await sql`with gone as (
+      delete from resources where ${where}
+      returning account, api_group, kind, namespace, name, ${keptJson} as kept)
+    insert into watch_log (seq, account, api_group, kind, namespace, name, kept, at)
+    select nextval('watch_seq'), account, api_group, kind, namespace, name, kept, ${now}::timestamptz from gone`.execute(
+    db,
+  );
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** The row of one object, by its key. */
+const keyIs = (key: ObjectKey) =>
+  sql<boolean>`account = ${key.account} and api_group = ${key.group} and kind = ${key.kind}
+    and namespace = ${key.namespace} and name = ${key.name}`;
 
 /** Where a run of rows lands first: a table of the session, emptied at each commit. */
 const INCOMING = 'resources_incoming';
@@ -274,15 +312,28 @@ function cachedResource(row: Selectable<ResourcesTable>): CachedResource {
 export class CacheStore {
   readonly #db: Kysely<CacheTables>;
   readonly #indexer: CacheIndexer | undefined;
+  readonly #signal: WatchSignal;
 
-  constructor(db: Kysely<CacheTables>, indexer?: CacheIndexer) {
+  constructor(db: Kysely<CacheTables>, indexer?: CacheIndexer, signal = new WatchSignal()) {
     this.#db = db;
     this.#indexer = indexer;
+    this.#signal = signal;
+  }
+
+  get #kept(): readonly string[] {
+    return this.#indexer?.keptOnRemoval ?? [];
   }
 
   /** Applies the changes in order, all or nothing. */
   async apply(changes: readonly CacheChange[], now: Date): Promise<ApplyOutcome> {
+    const outcome = await this.#applyInOrder(changes, now);
+    this.#signal.changed();
+    return outcome;
+  }
+
+  #applyInOrder(changes: readonly CacheChange[], now: Date): Promise<ApplyOutcome> {
     return this.#db.transaction().execute(async (tx) => {
+      await holdWatchSequence(tx);
       const outcome: ApplyOutcome = { upserted: 0, deleted: 0, unmatchedSnapshotEnds: [] };
       // Consecutive upserts are written as multi-row statements: one statement per object made an
       // initial sync of 50k objects spend most of its time in the database round trips.
@@ -299,18 +350,9 @@ export class CacheStore {
         }
         await flush();
         switch (change.type) {
-          case 'delete': {
-            const result = await tx
-              .deleteFrom('resources')
-              .where('account', '=', change.account)
-              .where('api_group', '=', change.group)
-              .where('kind', '=', change.kind)
-              .where('namespace', '=', change.namespace)
-              .where('name', '=', change.name)
-              .executeTakeFirst();
-            outcome.deleted += Number(result.numDeletedRows);
+          case 'delete':
+            outcome.deleted += await removeWhere(tx, keyIs(change), this.#kept, now);
             break;
-          }
           case 'snapshotBegin':
             await tx
               .insertInto('open_snapshots')
@@ -337,15 +379,10 @@ export class CacheStore {
               outcome.unmatchedSnapshotEnds.push(scope);
               break;
             }
-            let stale = tx
-              .deleteFrom('resources')
-              .where('account', '=', scope.account)
-              .where('api_group', '=', scope.group)
-              .where('kind', '=', scope.kind)
-              .where(sql<boolean>`snapshot_id is distinct from ${change.snapshotId}`);
-            if (scope.namespace !== '') stale = stale.where('namespace', '=', scope.namespace);
-            const result = await stale.executeTakeFirst();
-            outcome.deleted += Number(result.numDeletedRows);
+            const inNamespace = scope.namespace === '' ? sql`true` : sql`namespace = ${scope.namespace}`;
+            const stale = sql<boolean>`account = ${scope.account} and api_group = ${scope.group}
+              and kind = ${scope.kind} and ${inNamespace} and snapshot_id is distinct from ${change.snapshotId}`;
+            outcome.deleted += await removeWhere(tx, stale, this.#kept, now);
             await setResumeVersion(tx, scope, change.resourceVersion, now);
             break;
           }
@@ -386,12 +423,10 @@ export class CacheStore {
    * and its end must not delete it for lacking the snapshot's mark.
    */
   async refresh(object: RefreshedObject, now: Date): Promise<boolean> {
-    const result = await writeRow(
-      this.#db,
-      { object, resourceVersion: object.resourceVersion, snapshotId: null },
-      now,
-      this.#indexer,
+    const result = await writeInSequence(this.#db, (tx) =>
+      writeRow(tx, { object, resourceVersion: object.resourceVersion, snapshotId: null }, now, this.#indexer),
     );
+    this.#signal.changed();
     return Number(result.numAffectedRows ?? 0) > 0;
   }
 
@@ -400,16 +435,16 @@ export class CacheStore {
    * saw it created again after the read that missed it). False when nothing was removed.
    */
   async evict(key: ObjectKey, since: Date): Promise<boolean> {
-    const result = await this.#db
-      .deleteFrom('resources')
-      .where('account', '=', key.account)
-      .where('api_group', '=', key.group)
-      .where('kind', '=', key.kind)
-      .where('namespace', '=', key.namespace)
-      .where('name', '=', key.name)
-      .where('updated_at', '<=', since)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    const removed = await writeInSequence(this.#db, (tx) =>
+      removeWhere(
+        tx,
+        sql<boolean>`${keyIs(key)} and updated_at <= ${since}::timestamptz`,
+        this.#kept,
+        new Date(),
+      ),
+    );
+    this.#signal.changed();
+    return removed > 0;
   }
 
   /**
@@ -419,12 +454,15 @@ export class CacheStore {
    */
   async forgetAccounts(accounts: readonly string[]): Promise<number> {
     if (accounts.length === 0) return 0;
-    return this.#db.transaction().execute(async (tx) => {
-      const objects = await tx.deleteFrom('resources').where('account', 'in', accounts).executeTakeFirst();
+    const removed = await writeInSequence(this.#db, async (tx) => {
+      const inAccounts = sql<boolean>`account in (${sql.join(accounts)})`;
+      const objects = await removeWhere(tx, inAccounts, this.#kept, new Date());
       await tx.deleteFrom('resume_versions').where('account', 'in', accounts).execute();
       await tx.deleteFrom('open_snapshots').where('account', 'in', accounts).execute();
-      return Number(objects.numDeletedRows);
+      return objects;
     });
+    this.#signal.changed();
+    return removed;
   }
 
   /**

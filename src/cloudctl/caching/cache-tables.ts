@@ -3,7 +3,7 @@
 // ended. Their row types, and their part of the first migration (0001_initial). The read model adds
 // its index columns to `resources` in its own migration.
 import { type Kysely, type Migration, sql } from 'kysely';
-import type { Timestamp } from '../store/index.ts';
+import type { Timestamp, WatchSeqColumn } from '../store/index.ts';
 
 export interface ResourcesTable {
   account: string;
@@ -18,6 +18,8 @@ export interface ResourcesTable {
   /** The snapshot that last carried this object; null when only watch events touched it since. */
   snapshot_id: string | null;
   updated_at: Timestamp;
+  /** Its number in the watch sequence (0014): a new one each time the row is written. */
+  watch_seq: WatchSeqColumn;
 }
 
 export interface ResumeVersionsTable {

@@ -40,6 +40,8 @@ function jsonOrNull(value: object): string | null {
 
 export class ReadIndex implements CacheIndexer {
   readonly columns = INDEX_COLUMNS;
+  /** What a watcher is told of a removed object: its Spinnaker kind and moniker (watch/). */
+  readonly keptOnRemoval = ['spinnaker_kind', 'application', 'cluster', 'stack', 'detail', 'sequence'];
 
   derive(object: StoredObject): readonly IndexValue[] {
     // Most objects of a cluster (ConfigMaps, Secrets, Events, ...) belong to no application; a

@@ -13,6 +13,9 @@ import type { ReplicaStore } from './replica-store.ts';
 const ROUTE_CHANNEL = 'orchagent_route';
 const RESULT_CHANNEL = 'orchagent_result';
 const PLACE_CHANNEL = 'orchagent_place';
+const WATCH_CHANNEL = 'orchagent_watch';
+/** At most one word a replica says per this long that its watch sequence moved: a reader reads all there is. */
+const WATCH_WORD_MS = 20;
 
 export interface ReplicaMembershipDeps {
   store: ReplicaStore;
@@ -54,6 +57,8 @@ export class ReplicaMembership implements OperationRouter {
   #timer: NodeJS.Timeout | undefined;
   #publishing: Promise<void> = Promise.resolve();
   #republish = false;
+  readonly #watchers: Array<() => void> = [];
+  #watchWord: NodeJS.Timeout | undefined;
 
   constructor(deps: ReplicaMembershipDeps) {
     this.#deps = deps;
@@ -84,7 +89,11 @@ export class ReplicaMembership implements OperationRouter {
         .then(() => handlers.place(word.intercept === undefined ? {} : { intercept: word.intercept }))
         .catch((error: unknown) => logger.warn({ err: error }, 'cannot place dynamic accounts'));
     });
+    await bus.listen(WATCH_CHANNEL, (replicaId) => {
+      if (replicaId !== this.id) for (const watcher of this.#watchers) watcher();
+    });
     bus.onReconnected(() => {
+      for (const watcher of this.#watchers) watcher();
       handlers.recheck().catch((error: unknown) => logger.warn({ err: error }, 'cannot re-read results'));
     });
     this.#deps.registry.onChange(() => this.#publish());
@@ -137,12 +146,32 @@ export class ReplicaMembership implements OperationRouter {
       .catch((error: unknown) => this.#deps.logger.warn({ err: error }, 'cannot announce a placement'));
   }
 
+  /**
+   * Tells the other replicas that this one committed rows of the watch sequence, so their watch
+   * clients read them now rather than at their next sweep; words within WATCH_WORD_MS are one.
+   */
+  watchChanged(): void {
+    if (this.#watchWord !== undefined) return;
+    this.#watchWord = setTimeout(() => {
+      this.#watchWord = undefined;
+      this.#deps.bus
+        .notify(WATCH_CHANNEL, this.id)
+        .catch((error: unknown) => this.#deps.logger.warn({ err: error }, 'cannot announce watch changes'));
+    }, WATCH_WORD_MS);
+  }
+
+  /** Called when another replica committed rows of the watch sequence (or words may have been lost). */
+  onWatchChanged(watcher: () => void): void {
+    this.#watchers.push(watcher);
+  }
+
   async resultStored(operationId: string): Promise<void> {
     await this.#deps.bus.notify(RESULT_CHANNEL, operationId);
   }
 
   async close(): Promise<void> {
     clearInterval(this.#timer);
+    clearTimeout(this.#watchWord);
     try {
       await this.#publishing;
       await this.#deps.store.leave(this.id);

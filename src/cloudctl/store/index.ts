@@ -5,3 +5,12 @@ export { ChangeCounter } from './change-counter.ts';
 export type { Json, NullableJson, NullableTimestamp, Timestamp } from './columns.ts';
 export { copyFromStdin } from './copy-from-stdin.ts';
 export { type DatabaseTarget, openDatabase, pingDatabase } from './database.ts';
+export {
+  holdWatchSequence,
+  nextWatchSeq,
+  WATCH_SEQUENCE,
+  type WatchSeqColumn,
+  WatchSignal,
+  watchHorizon,
+  writeInSequence,
+} from './watch-sequence.ts';

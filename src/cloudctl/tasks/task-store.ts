@@ -4,6 +4,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { operationCallSchema } from '../../contract/index.ts';
+import { nextWatchSeq, WatchSignal, writeInSequence } from '../store/index.ts';
 import type { TasksTable, TaskTables } from './task-tables.ts';
 
 export const taskStepSchema = z
@@ -71,8 +72,11 @@ export type TaskProgress = Pick<StoredTask, 'steps' | 'nextStep' | 'state' | 'hi
 export class TaskStore {
   readonly #db: Kysely<TaskTables>;
 
-  constructor(db: Kysely<TaskTables>) {
+  readonly #signal: WatchSignal;
+
+  constructor(db: Kysely<TaskTables>, signal = new WatchSignal()) {
     this.#db = db;
+    this.#signal = signal;
   }
 
   /**
@@ -80,24 +84,27 @@ export class TaskStore {
    * first attempt), stores nothing and returns the task that holds it.
    */
   async create(task: StoredTask): Promise<StoredTask> {
-    const inserted = await this.#db
-      .insertInto('tasks')
-      .values({
-        id: task.id,
-        request_id: task.requestId,
-        user_name: task.user,
-        accounts: JSON.stringify(task.accounts),
-        steps: JSON.stringify(task.steps),
-        next_step: task.nextStep,
-        state: task.state,
-        history: JSON.stringify(task.history),
-        result_objects: JSON.stringify(task.resultObjects),
-        created_at: task.createdAt,
-        updated_at: task.updatedAt,
-      })
-      .onConflict((oc) => oc.column('request_id').doNothing())
-      .returning('id')
-      .executeTakeFirst();
+    const inserted = await writeInSequence(this.#db, (tx) =>
+      tx
+        .insertInto('tasks')
+        .values({
+          id: task.id,
+          request_id: task.requestId,
+          user_name: task.user,
+          accounts: JSON.stringify(task.accounts),
+          steps: JSON.stringify(task.steps),
+          next_step: task.nextStep,
+          state: task.state,
+          history: JSON.stringify(task.history),
+          result_objects: JSON.stringify(task.resultObjects),
+          created_at: task.createdAt,
+          updated_at: task.updatedAt,
+        })
+        .onConflict((oc) => oc.column('request_id').doNothing())
+        .returning('id')
+        .executeTakeFirst(),
+    );
+    this.#signal.changed();
     if (inserted !== undefined || task.requestId === null) return task;
     const existing = await this.byRequestId(task.requestId);
     if (existing === undefined) throw new Error(`task with request id ${task.requestId} vanished`);
@@ -119,24 +126,41 @@ export class TaskStore {
   }
 
   async update(id: string, progress: TaskProgress, now: Date): Promise<void> {
-    await this.#db
-      .updateTable('tasks')
-      .set({
-        steps: JSON.stringify(progress.steps),
-        next_step: progress.nextStep,
-        state: progress.state,
-        history: JSON.stringify(progress.history),
-        result_objects: JSON.stringify(progress.resultObjects),
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .execute();
+    await writeInSequence(this.#db, (tx) =>
+      tx
+        .updateTable('tasks')
+        .set({
+          steps: JSON.stringify(progress.steps),
+          next_step: progress.nextStep,
+          state: progress.state,
+          history: JSON.stringify(progress.history),
+          result_objects: JSON.stringify(progress.resultObjects),
+          updated_at: now,
+          watch_seq: nextWatchSeq,
+        })
+        .where('id', '=', id)
+        .execute(),
+    );
+    this.#signal.changed();
   }
 
   /** Tasks still running: after a restart, these are carried on. */
   async unfinished(): Promise<StoredTask[]> {
     const rows = await this.#db.selectFrom('tasks').selectAll().where('state', '=', 'STARTED').execute();
     return rows.map(toTask);
+  }
+
+  /** Tasks written with a watch number in (after, upTo], in number order, at most `limit` (watch/). */
+  async numbered(after: number, upTo: number, limit: number): Promise<{ seq: number; task: StoredTask }[]> {
+    const rows = await this.#db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('watch_seq', '>', String(after))
+      .where('watch_seq', '<=', String(upTo))
+      .orderBy('watch_seq')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ seq: Number(row.watch_seq), task: toTask(row) }));
   }
 
   /** The newest tasks first. */

@@ -1,7 +1,7 @@
 // The tasks table: what a task must keep to be read, and carried on, after a restart; its row type
 // and its migration (0003_tasks).
 import type { Kysely, Migration } from 'kysely';
-import type { Json, Timestamp } from '../store/index.ts';
+import type { Json, Timestamp, WatchSeqColumn } from '../store/index.ts';
 
 export interface TasksTable {
   id: string;
@@ -19,6 +19,8 @@ export interface TasksTable {
   result_objects: Json;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Its number in the watch sequence (0014): a new one each time the row is written. */
+  watch_seq: WatchSeqColumn;
 }
 
 export interface TaskTables {

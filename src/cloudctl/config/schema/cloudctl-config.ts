@@ -12,6 +12,7 @@ import { loggingSchema } from './logging.ts';
 import { oauthSchema } from './oauth.ts';
 import { operationsSchema } from './operations.ts';
 import { usersSchema } from './users.ts';
+import { watchSchema } from './watch.ts';
 
 export const cloudctlConfigSchema = z.strictObject({
   grpc: grpcSchema.prefault({}),
@@ -23,6 +24,7 @@ export const cloudctlConfigSchema = z.strictObject({
   database: databaseSchema.prefault({}),
   operations: operationsSchema.prefault({}),
   oauth: oauthSchema.prefault({}),
+  watch: watchSchema.prefault({}),
   logging: loggingSchema.prefault({}),
   secrets: secretsSchema('strict').describe(
     'engines that resolve `encrypted:` and `encryptedFile:` references in this file and in webhook headers',

@@ -4,6 +4,7 @@
 // says whether it agreed.
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
+import { nextWatchSeq, WatchSignal, writeInSequence } from '../../store/index.ts';
 import { type DeploymentProgress, progressSchema } from './deployment-progress.ts';
 import { DEPLOYMENT_STATUSES, type DeploymentStatus } from './deployment-state.ts';
 import type { DeploymentGatesTable, DeploymentsTable, DeploymentTables } from './deployment-tables.ts';
@@ -76,25 +77,31 @@ function toGate(row: Selectable<DeploymentGatesTable>): Gate {
 export class DeploymentStore {
   readonly #db: Kysely<DeploymentTables>;
 
-  constructor(db: Kysely<DeploymentTables>) {
+  readonly #signal: WatchSignal;
+
+  constructor(db: Kysely<DeploymentTables>, signal = new WatchSignal()) {
     this.#db = db;
+    this.#signal = signal;
   }
 
   async create(deployment: StoredDeployment): Promise<void> {
-    await this.#db
-      .insertInto('deployments')
-      .values({
-        id: deployment.id,
-        application: deployment.application,
-        status: deployment.status,
-        created_by: deployment.createdBy,
-        accounts: JSON.stringify(deployment.accounts),
-        plan: JSON.stringify(deployment.file),
-        progress: JSON.stringify(deployment.progress),
-        created_at: deployment.createdAt,
-        updated_at: deployment.updatedAt,
-      })
-      .execute();
+    await writeInSequence(this.#db, (tx) =>
+      tx
+        .insertInto('deployments')
+        .values({
+          id: deployment.id,
+          application: deployment.application,
+          status: deployment.status,
+          created_by: deployment.createdBy,
+          accounts: JSON.stringify(deployment.accounts),
+          plan: JSON.stringify(deployment.file),
+          progress: JSON.stringify(deployment.progress),
+          created_at: deployment.createdAt,
+          updated_at: deployment.updatedAt,
+        })
+        .execute(),
+    );
+    this.#signal.changed();
   }
 
   async get(id: string): Promise<StoredDeployment | undefined> {
@@ -113,6 +120,23 @@ export class DeploymentStore {
     return rows.map(toDeployment);
   }
 
+  /** Deployments written with a watch number in (after, upTo], in number order, at most `limit` (watch/). */
+  async numbered(
+    after: number,
+    upTo: number,
+    limit: number,
+  ): Promise<{ seq: number; deployment: StoredDeployment }[]> {
+    const rows = await this.#db
+      .selectFrom('deployments')
+      .selectAll()
+      .where('watch_seq', '>', String(after))
+      .where('watch_seq', '<=', String(upTo))
+      .orderBy('watch_seq')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ seq: Number(row.watch_seq), deployment: toDeployment(row) }));
+  }
+
   async unfinished(): Promise<StoredDeployment[]> {
     const rows = await this.#db
       .selectFrom('deployments')
@@ -124,11 +148,14 @@ export class DeploymentStore {
   }
 
   async save(id: string, status: DeploymentStatus, progress: DeploymentProgress, now: Date): Promise<void> {
-    await this.#db
-      .updateTable('deployments')
-      .set({ status, progress: JSON.stringify(progress), updated_at: now })
-      .where('id', '=', id)
-      .execute();
+    await writeInSequence(this.#db, (tx) =>
+      tx
+        .updateTable('deployments')
+        .set({ status, progress: JSON.stringify(progress), updated_at: now, watch_seq: nextWatchSeq })
+        .where('id', '=', id)
+        .execute(),
+    );
+    this.#signal.changed();
   }
 
   /** Opens a gate if it is not open yet (a restart reopens the same one). */

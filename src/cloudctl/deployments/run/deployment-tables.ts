@@ -3,7 +3,7 @@
 // approvals and verdicts land in the database and a restarted (or another) cloudctl sees them.
 // Their row types and their migration (0010_deployments).
 import type { Kysely, Migration } from 'kysely';
-import type { Json, Timestamp } from '../../store/index.ts';
+import type { Json, Timestamp, WatchSeqColumn } from '../../store/index.ts';
 
 export interface DeploymentsTable {
   id: string;
@@ -16,6 +16,8 @@ export interface DeploymentsTable {
   progress: Json;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Its number in the watch sequence (0014): a new one each time the row is written. */
+  watch_seq: WatchSeqColumn;
 }
 
 export interface DeploymentGatesTable {
