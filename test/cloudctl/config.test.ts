@@ -177,6 +177,7 @@ describe('cloudctl config print', () => {
       http: { host: '0.0.0.0', port: 7002, shutdownTimeoutMs: 10_000 },
       users: [],
       auth: { adminRoles: [], anonymous: { enabled: false, roles: [] } },
+      watch: { windowSeconds: 3600, keepAliveSeconds: 15, clientBufferBytes: 1_048_576 },
       agents: [],
       accounts: [],
       database: { dataDir: join(dir, 'data/cloudctl') },

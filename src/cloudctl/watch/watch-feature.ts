@@ -53,7 +53,7 @@ export function watchFeature(deps: WatchFeatureDeps): WatchFeature {
     floor: () => stores.watch.floor(),
     readable: async (user) =>
       user.admin ? null : new Set((await guard.visible(user, 'READ')).map((account) => account.name)),
-    heartbeatMs: settings.heartbeatSeconds * 1000,
+    heartbeatMs: settings.keepAliveSeconds * 1000,
     bufferBytes: settings.clientBufferBytes,
     logger: logger.child({ component: 'watch' }),
   });

@@ -11,7 +11,7 @@ export const watchSchema = z
       .describe(
         'how long removals are kept for clients resuming with Last-Event-ID; an older position gets a `reset` event',
       ),
-    heartbeatSeconds: z
+    keepAliveSeconds: z
       .number()
       .int()
       .positive()
