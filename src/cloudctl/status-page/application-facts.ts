@@ -14,8 +14,11 @@ import {
   readableApplication,
   type ServerGroup,
 } from '../read-model/index.ts';
-import { type Figures, objectFigures, type ReplicaFigures } from './object-figures.ts';
+import { type ObjectFigures, objectFigures } from '../watch/index.ts';
 import type { ViewContext } from './status-view.ts';
+
+/** A workload's replicas, as GET /watch sends them in its `figures`. */
+type ReplicaFigures = NonNullable<ObjectFigures['replicas']>;
 
 /** How a version or manager reads in words: the first that holds of failed, paused, stable. */
 export type Health = 'failed' | 'paused' | 'stable' | 'unstable';
@@ -93,7 +96,7 @@ export function healthMessage(status: ManifestStatus | null): string | null {
 
 interface Body {
   status: ManifestStatus | null;
-  figures: Figures;
+  figures: ObjectFigures;
 }
 
 /** The objects' bodies from the cache, by key: status and figures. */
