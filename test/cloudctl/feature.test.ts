@@ -228,8 +228,9 @@ describe("the control plane's close", () => {
       'replicas',
       'store',
     ]);
-    // The API and its readiness together; the runners with the dispatcher that fails their waits.
-    expect(phases[1]?.[1]).toEqual(['http', 'observability']);
+    // The API, its live streams (ended, so the server need not wait for them) and its readiness
+    // together; the runners with the dispatcher that fails their waits.
+    expect(phases[1]?.[1]).toEqual(['http', 'watch', 'observability']);
     expect(phases[2]?.[1]).toEqual(
       expect.arrayContaining(['tasks', 'deployments', 'operations', 'dynamic-accounts', 'sessions']),
     );
