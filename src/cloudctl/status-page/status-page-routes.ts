@@ -85,6 +85,11 @@ export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusVie
         response: { 200: htmlAnswer },
       },
       handler: async ({ params, query, user, path }) => {
+        const watch = query.part === 'sections' ? undefined : view.watch?.(params);
+        // The feed starts where the store stood before the page was read: a change stored between the
+        // render and the script's connect is sent (one both shown and sent is set again, harmlessly).
+        const feedQuery =
+          watch === undefined ? undefined : { ...watch, since: String(await sources.store.watch.horizon()) };
         const rendered = await view.render({ user, sources, now: deps.now() }, params);
         if (query.part === 'sections') {
           const sections = Object.fromEntries(rendered.sections.map((s) => [s.id, renderSection(s).text]));
@@ -92,8 +97,7 @@ export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusVie
             'cache-control': 'no-store',
           });
         }
-        const watch = view.watch?.(params);
-        const feed = watch === undefined ? undefined : `${PAGE_API_PATH}/watch?${new URLSearchParams(watch)}`;
+        const feed = feedQuery && `${PAGE_API_PATH}/watch?${new URLSearchParams(feedQuery)}`;
         return new Reply(
           200,
           viewPage(rendered.title, rendered.sections, nav, path, user, feed),

@@ -16,6 +16,7 @@ import type { OperationStore } from '../operations/index.ts';
 import type { ReadModel } from '../read-model/index.ts';
 import type { AgentRegistry, AgentStore, SessionFinder } from '../sessions/index.ts';
 import type { TaskStore } from '../tasks/index.ts';
+import type { WatchStore } from '../watch/index.ts';
 
 export interface StatusPageDeps {
   guard: AccountGuard;
@@ -29,6 +30,8 @@ export interface StatusPageDeps {
     deployments: DeploymentStore;
     /** Applications, their clusters, server groups, pods and load balancers (the applications views). */
     readModel: ReadModel;
+    /** Where the watch sequence stands: a live view's feed starts there, so nothing falls between. */
+    watch: Pick<WatchStore, 'horizon'>;
   };
   /** Woken when a pause is decided on the page; asked for a rollback. */
   deploymentRunner: Pick<DeploymentRunner, 'wake' | 'requestRollback'>;

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { msUntilSynced, type RunningAgent, startAgent } from '../../agent/watch/watch-fixture.ts';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
+import { SseStream } from '../../support/sse-client.ts';
 import { taskDone } from '../../support/task-wait.ts';
 import { startTestControlPlane, type TestControlPlane, USERS } from '../harness.ts';
 import { type ApiClient, apiClient } from '../http-client.ts';
@@ -164,6 +165,28 @@ describe('the applications view, server-rendered', () => {
     expect(list.status).toBe(200);
     expect(list.text).not.toContain(`data-application="${APP}"`);
     expect((await pageHtml(`/status/applications/${APP}`, USERS.nobody.token)).status).toBe(404);
+  });
+
+  it('starts the page’s feed where the store stood before the render: a change made before the script connects is sent', async () => {
+    const page = await pageHtml(`/status/applications/${APP}`, USERS.dev.token);
+    const feed = /data-watch="([^"]+)"/.exec(page.text)?.[1]?.replaceAll('&amp;', '&');
+    expect(feed).toMatch(/^\/status\/api\/watch\?application=potato&since=\d+$/);
+    // The change lands after the render and before anything follows the feed.
+    await cluster.request('PATCH', `/api/v1/namespaces/${NS}/services/front`, {
+      body: { metadata: { labels: { touched: 'between' } } },
+      contentType: 'application/merge-patch+json',
+    });
+    const cookie = `cloudctl-status-token=${encodeURIComponent(USERS.dev.token)}`;
+    const stream = await SseStream.open(`${cp.url}${feed}`, { cookie });
+    try {
+      expect(stream.status).toBe(200);
+      const changed = await stream.waitFor(
+        (e) => e.event === 'object' && e.data.name === 'front' && e.data.labels?.touched === 'between',
+      );
+      expect(changed.data.moniker.app).toBe(APP);
+    } finally {
+      stream.close();
+    }
   });
 
   it('offers actions to a user with WRITE and none to a user with READ only', async () => {
