@@ -171,7 +171,7 @@ export async function startControlPlane(
     manifestsFeature({ stores, guard, operations }),
     readModelFeature({ stores, guard, operations }),
     credentialsFeature({ store: stores, directory, now, changed: credentialsChanged(placement) }),
-    oauthFeature({ store: stores.oauth, now, tokenLifetimeSeconds: config.oauth.tokenLifetimeSeconds }),
+    oauthFeature({ store: stores.oauth, now, settings: config.oauth, oidc: config.auth.oidc }),
     statusPageFeature({ ...served, store: stores, placement, deploymentRunner: deployments.runner, oidc }),
     inapplicableFeature(),
     watchFeature({ ...base, guard, settings: config.watch, replicas: membership }),

@@ -113,6 +113,8 @@ export interface SystemPlan {
     read: readonly string[];
     write: readonly string[];
   };
+  /** More top-level sections of cloudctl's config, as YAML (e.g. `auth:`). */
+  config?: string;
 }
 
 /**
@@ -160,6 +162,7 @@ export class TestSystem {
         (u) =>
           `  - name: ${u.name}\n    tokenHash: ${hashToken(u.token)}\n    roles: [${u.roles.join(', ')}]`,
       ),
+      ...(plan.config === undefined ? [] : [plan.config]),
       '',
     ].join('\n');
     const cloudctl = await startCloudctl(plan.dir, 'cloudctl.yaml', config, ports.http);

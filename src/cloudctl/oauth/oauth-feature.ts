@@ -1,7 +1,10 @@
-// The OAuth feature's factory: the client routes administrators manage clients with, and the token
-// endpoint webhook jobs call for their access tokens.
+// The OAuth feature's factory: the client routes administrators manage clients with, the token
+// endpoint webhook jobs call for their access tokens, and GET /auth/cli, which tells `cloudctl login
+// --sso` the provider's public client.
+import type { CloudctlConfig, OidcSettings } from '../config/index.ts';
 import type { Feature } from '../feature.ts';
 import type { Route } from '../http/index.ts';
+import { cliSignInRoute } from './cli-sign-in-route.ts';
 import { clientRoutes } from './client-routes.ts';
 import type { OAuthStore } from './oauth-store.ts';
 import { TokenIssuer } from './token-issuer.ts';
@@ -10,8 +13,10 @@ import { tokenRoute } from './token-route.ts';
 export interface OAuthFeatureDeps {
   store: OAuthStore;
   now: () => Date;
-  /** `oauth.tokenLifetimeSeconds`. */
-  tokenLifetimeSeconds: number;
+  /** `oauth.*`. */
+  settings: CloudctlConfig['oauth'];
+  /** `auth.oidc`, when configured: its `cli` client is what GET /auth/cli answers. */
+  oidc: OidcSettings | undefined;
 }
 
 export interface OAuthFeature extends Feature {
@@ -22,7 +27,11 @@ export function oauthFeature(deps: OAuthFeatureDeps): OAuthFeature {
   const issuer = new TokenIssuer({
     store: deps.store,
     now: deps.now,
-    lifetimeSeconds: deps.tokenLifetimeSeconds,
+    lifetimeSeconds: deps.settings.tokenLifetimeSeconds,
   });
-  return { name: 'oauth', phase: 'services', routes: [...clientRoutes(deps), tokenRoute(issuer)] };
+  return {
+    name: 'oauth',
+    phase: 'services',
+    routes: [...clientRoutes(deps), tokenRoute(issuer), cliSignInRoute(deps.oidc)],
+  };
 }

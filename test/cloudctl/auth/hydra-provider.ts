@@ -264,7 +264,7 @@ async function startLoginServer(
 }
 
 /** Follows redirects as a browser does, cookies included, until one goes to `stopAt`. */
-async function followRedirects(start: string, stopAt: string): Promise<URL> {
+export async function followRedirects(start: string, stopAt: string): Promise<URL> {
   const jar = new Map<string, string>();
   let url = start;
   for (let hop = 0; hop < 20; hop++) {

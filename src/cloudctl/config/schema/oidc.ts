@@ -53,6 +53,29 @@ const statusPageClientSchema = z
   })
   .describe('lets people sign in to the status page at the provider (authorization-code flow with PKCE)');
 
+/**
+ * `cloudctl login --sso` as an OAuth client of the provider: a public client (no secret: a program on
+ * people's machines cannot keep one) that PKCE protects, with a loopback redirect (RFC 8252 section 7.3).
+ */
+const cliClientSchema = z
+  .strictObject({
+    clientId: z
+      .string()
+      .min(1)
+      .describe(
+        'the client id of a public client (no secret, token endpoint auth `none`) registered with the redirect URL http://127.0.0.1/callback; the provider must accept any port on it, as RFC 8252 asks',
+      ),
+    scopes: z
+      .array(z.string().min(1))
+      .default(['openid'])
+      .describe(
+        'scopes asked for; add the one that puts groups in the access token if the provider needs one',
+      ),
+  })
+  .describe(
+    'lets `cloudctl login --sso` sign people in at the provider (authorization-code flow with PKCE, loopback redirect); GET /auth/cli tells the CLI this client',
+  );
+
 export const oidcSchema = z
   .strictObject({
     issuer: issuerSchema.describe(
@@ -114,6 +137,7 @@ export const oidcSchema = z
       .default(5)
       .describe('how long cloudctl waits for the discovery document or the key set'),
     statusPage: statusPageClientSchema.optional(),
+    cli: cliClientSchema.optional(),
   })
   .describe('sign-in with an OpenID Connect provider (bearer JWTs)');
 
