@@ -182,10 +182,10 @@ export class WatchHub {
         limit: BATCH,
       });
       const live = [...this.#clients].filter((c) => c.live);
-      const readable = await Promise.all(live.map((c) => this.#deps.readable(c.user)));
-      live.forEach((client, i) => {
-        client.readable = readable[i] ?? new Set();
-      });
+      const readable = await Promise.all(
+        live.map(async (c) => [c, await this.#deps.readable(c.user)] as const),
+      );
+      for (const [client, accounts] of readable) client.readable = accounts;
       // Synchronous from here: a client that turns live now stands at the old position and gets this batch.
       for (const client of this.#clients) if (client.live) deliver(client, records, reached);
       this.#position = reached;
