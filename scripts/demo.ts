@@ -4,11 +4,12 @@
 // sample application through cloudctl's HTTP API as a user would, and prints curl lines to look
 // further. Ctrl-C stops everything.
 // `--headless` stops by itself once the sample application has reached the control plane (the test
-// of this script uses it); it exits 1 with the reason if it does not.
+// of this script uses it); it exits 1 with the reason if it does not. A process that exits on its own
+// has the end of its log printed; a failed run keeps its work directory (logs, configs, database).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,7 +18,8 @@ import { hashToken } from '../src/cloudctl/index.ts';
 import { locateBinaryCache } from '../test/cluster/binary-cache.ts';
 import { buildBinaries } from '../test/cluster/build-binaries.ts';
 import { startCluster } from '../test/cluster/cluster.ts';
-import { freePort } from '../test/cluster/free-port.ts';
+import { stablePort } from '../test/cluster/free-port.ts';
+import { startDemoProcess } from './demo-process.ts';
 import { startDemoWebhookJob } from './demo-webhook-job.ts';
 
 const headless = process.argv.includes('--headless');
@@ -59,9 +61,11 @@ const SAMPLE_APP = [
 const cleanups: Array<() => Promise<void>> = [];
 const stop = new AbortController();
 let stopping = false;
+let exitCode = 0;
 async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
+  exitCode = code;
   stop.abort();
   say('stopping: agent, control plane, cluster');
   for (const cleanup of cleanups.reverse())
@@ -71,33 +75,32 @@ async function shutdown(code: number) {
 process.once('SIGINT', () => void shutdown(0));
 process.once('SIGTERM', () => void shutdown(0));
 
-/** Starts one of our binaries with its output in `log`; the demo ends if it exits on its own. */
+/**
+ * Starts one of our binaries with its output in `log`. If it exits on its own, the demo prints the
+ * end of that log and ends; the work directory holding the log is then kept (see `shutdown`).
+ */
 function startLogged(
   bin: 'cloudctl' | 'orch-agent',
   args: string[],
   env: Record<string, string>,
   log: string,
 ) {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', `${bin}.js`), ...args], {
+  const started = startDemoProcess({
+    command: process.execPath,
+    args: [join(ROOT, 'bin', `${bin}.js`), ...args],
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const logStream = createWriteStream(log);
-  child.stdout.pipe(logStream);
-  child.stderr.pipe(logStream);
-  cleanups.push(async () => {
-    if (child.exitCode !== null) return;
-    child.kill('SIGTERM');
-    await once(child, 'exit');
-  });
-  child.once('exit', (code) => {
-    if (!stopping) {
-      say(`${bin} exited (code ${code}); its log: ${log}`);
+    log,
+    onEnded: ({ how, tail }) => {
+      say(`${bin} exited (${how}); the last ${tail.length} lines of its log (${log}):`);
+      for (const line of tail) say(`    | ${line}`);
       void shutdown(1);
-    }
+    },
   });
-  return child;
+  cleanups.push(() => started.stop());
 }
+
+/** One readiness request; a connection that never answers counts as not ready, not as a hang. */
+const askReady = (url: string) => fetch(url, { signal: AbortSignal.timeout(5_000) });
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -196,11 +199,19 @@ try {
   cleanups.push(() => cluster.stop());
 
   const dir = mkdtempSync(join(tmpdir(), 'orch-agent-demo-'));
-  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  // A failed run keeps its logs, configs and database: the reason is in them.
+  cleanups.push(async () => {
+    if (exitCode === 0) rmSync(dir, { recursive: true, force: true });
+    else say(`kept this run's work directory (logs, configs, cloudctl's database): ${dir}`);
+  });
   say(`3/6 starting cloudctl serve on its embedded database (${join(dir, 'cloudctl-data')})`);
   const token = randomBytes(24).toString('hex');
   const userToken = randomBytes(24).toString('hex');
-  const [grpcPort, httpPort] = [await freePort(), await freePort()];
+  // The ports of both programs come from below the kernel's ephemeral range (stablePort): a port
+  // found free by binding port 0 and released is the kind the kernel hands out next to any process
+  // that binds port 0 or connects, and the program binds it only seconds later (cloudctl after its
+  // database, the agent after loading its modules); taken in between, the program exits at start.
+  const [grpcPort, httpPort] = [await stablePort(), await stablePort()];
   const cloudctlConfig = join(dir, 'cloudctl.yaml');
   writeFileSync(
     cloudctlConfig,
@@ -218,7 +229,7 @@ try {
   const cloudctlLog = join(dir, 'cloudctl.log');
   startLogged('cloudctl', ['serve', '--config', cloudctlConfig], {}, cloudctlLog);
   const api = `http://127.0.0.1:${httpPort}`;
-  await until('cloudctl to be ready', async () => ((await fetch(`${api}/ready`)).ok ? true : undefined));
+  await until('cloudctl to be ready', async () => ((await askReady(`${api}/ready`)).ok ? true : undefined));
   const call = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${api}${path}`, {
       method,
@@ -234,7 +245,12 @@ try {
   };
 
   say('4/6 starting the agent (bin/orch-agent.js run)');
-  const [healthPort, metricsPort, pprofPort] = [await freePort(), await freePort(), await freePort()];
+  // The metrics listener binds every interface (the agent has no setting for its host): checked there.
+  const [healthPort, metricsPort, pprofPort] = [
+    await stablePort(),
+    await stablePort('0.0.0.0'),
+    await stablePort(),
+  ];
   const agentConfig = join(dir, 'agent.yaml');
   writeFileSync(
     agentConfig,
@@ -259,7 +275,7 @@ try {
   );
   const health = `http://127.0.0.1:${healthPort}`;
   await until('the agent to be ready (connected and synced)', async () =>
-    (await fetch(`${health}/ready`)).ok ? true : undefined,
+    (await askReady(`${health}/ready`)).ok ? true : undefined,
   );
 
   say('5/6 deploying the sample application through the HTTP API (POST /ops, then GET /task/{id})');

@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { LOG_TAIL_LINES, lastLines } from '../../scripts/demo-process.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '../..');
@@ -45,5 +47,48 @@ describe('npm run demo', () => {
     expect(demoDir).toMatch(/orch-agent-demo-/);
     expect(await processesUsing(clusterDir ?? '')).toEqual([]);
     expect(await processesUsing(demoDir ?? '')).toEqual([]);
+  });
+
+  it('when the agent dies at start, prints the last lines of its log, keeps its work directory and leaves no process behind', {
+    timeout: 120_000,
+  }, async () => {
+    // A proxy the agent refuses (https://) makes it exit at start; cloudctl and the cluster ignore it.
+    const failed = await run(process.execPath, [join(ROOT, 'scripts/demo.ts'), '--headless'], {
+      cwd: ROOT,
+      maxBuffer: 8 << 20,
+      env: { ...process.env, grpc_proxy: 'https://proxy.invalid:3128' },
+    }).then(
+      () => undefined,
+      (error: { code?: number; stdout?: string }) => error,
+    );
+    expect(failed?.code).toBe(1);
+    const stdout = failed?.stdout ?? '';
+    const demoDir = /embedded database \((\/\S+)\/cloudctl-data\)/.exec(stdout)?.[1] ?? '';
+    expect(demoDir).toMatch(/orch-agent-demo-/);
+    onTestFinished(() => rmSync(demoDir, { recursive: true, force: true }));
+    const agentLog = join(demoDir, 'agent.log');
+    const header = `[demo] orch-agent exited (code 1); the last `;
+    const at = stdout.indexOf(header);
+    expect(at, stdout).toBeGreaterThan(-1);
+    const count = Number(/^(\d+) lines of its log \((\S+)\):$/m.exec(stdout.slice(at + header.length))?.[1]);
+    expect(stdout.slice(at)).toContain(`lines of its log (${agentLog}):\n`);
+    // The lines printed are the log's last lines, as the file holds them, ending with the cause.
+    const printed = stdout
+      .slice(at)
+      .split('\n')
+      .slice(1, 1 + count)
+      .map((line) => line.replace(/^\[demo\] {5}\| /, ''));
+    const kept = readFileSync(agentLog, 'utf8');
+    expect(printed).toEqual(lastLines(kept, LOG_TAIL_LINES));
+    expect(printed.join('\n')).toContain('grpc_proxy: only http:// proxies (HTTP CONNECT) are supported');
+    expect(stdout).toContain(
+      `[demo] kept this run's work directory (logs, configs, cloudctl's database): ${demoDir}`,
+    );
+    for (const file of ['agent.log', 'cloudctl.log', 'agent.yaml', 'cloudctl.yaml'])
+      expect(existsSync(join(demoDir, file)), file).toBe(true);
+    const clusterDir = /KUBECONFIG=(\/\S+)\/kubeconfig/.exec(stdout)?.[1];
+    expect(clusterDir).toMatch(/orch-agent-cluster-/);
+    expect(await processesUsing(clusterDir ?? '')).toEqual([]);
+    expect(await processesUsing(demoDir)).toEqual([]);
   });
 });
