@@ -2,9 +2,11 @@
 // and `orch-agent run` on the shared cluster. An application `shop` with two versions (a Deployment
 // whose image changed once, so two ReplicaSets) on the fake kubelet's node, whose container prints a
 // known line. Each command's output is checked by its content; login writes a 0600 contexts file that
-// later commands use; errors name their cause and exit 1, usage errors exit 2.
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+// later commands use; errors name their cause and exit 1, usage errors exit 2. `login --sso` signs in
+// at a real Ory Hydra (the provider of the sign-in tests), the test playing the browser. `get --watch`
+// and `deploy -f` follow the real GET /watch.
+import { execFile, spawn } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
@@ -17,6 +19,8 @@ import {
   sharedClusterClient,
 } from '../../cluster/index.ts';
 import { TestSystem } from '../../support/processes.ts';
+import { followRedirects, Hydra } from '../auth/hydra-provider.ts';
+import { startTestControlPlane } from '../harness.ts';
 
 const NS = 'cli-e2e';
 const ACCOUNT = 'cli-e2e';
@@ -32,6 +36,10 @@ let dir: string;
 let home: string;
 let cluster: ClusterClient;
 let system: TestSystem;
+let hydra: Hydra;
+/** The public client `login --sso` signs in as (auth.oidc.cli). */
+let cliClientId: string;
+const AUDIENCE = 'cloudctl-cli-e2e';
 
 interface Run {
   code: number;
@@ -81,6 +89,9 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'cloudctl-cli-e2e-'));
   home = join(dir, 'home');
   cluster = sharedClusterClient();
+  // alice's group is the account's reader and writer role.
+  hydra = await Hydra.start(join(dir, 'hydra'), { alice: ['dev'] });
+  cliClientId = await createPublicClient(hydra, AUDIENCE);
   system = await TestSystem.startCloudctl({
     dir,
     agent: { id: 'cli-e2e-agent', token: TOKENS.agent },
@@ -96,6 +107,13 @@ beforeAll(async () => {
       read: ['dev'],
       write: ['dev'],
     },
+    config: [
+      'auth:',
+      '  oidc:',
+      `    issuer: ${hydra.issuer}`,
+      `    audience: ${AUDIENCE}`,
+      `    cli: { clientId: ${cliClientId} }`,
+    ].join('\n'),
   });
   await cluster.request('POST', '/api/v1/namespaces', {
     body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
@@ -129,10 +147,50 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await system?.stop();
+  await hydra?.stop();
   await cluster?.request('DELETE', `/api/v1/namespaces/${NS}`);
   await cluster?.close();
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
 });
+
+/**
+ * A public client (no secret, PKCE only) with the loopback redirect registered without a port: the
+ * provider takes any port on it (RFC 8252 section 7.3), as `login --sso` listens on a free one.
+ */
+async function createPublicClient(provider: Hydra, audience: string): Promise<string> {
+  const response = await fetch(`${provider.adminUrl}/admin/clients`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      redirect_uris: ['http://127.0.0.1/callback'],
+      scope: 'openid',
+      audience: [audience],
+      token_endpoint_auth_method: 'none',
+    }),
+  });
+  const body = (await response.json()) as { client_id?: string };
+  if (!response.ok || body.client_id === undefined) throw new Error(`Hydra client: ${response.status}`);
+  return body.client_id;
+}
+
+/** The binary as a long-running process (login --sso, get --watch), its output kept as it comes. */
+function cloudctlProcess(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk: Buffer) => {
+    output.stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output.stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output, exited };
+}
 
 /** Rows of a kubectl-style table: header cells and each row's cells, split on the column gaps. */
 function table(stdout: string): string[][] {
@@ -326,5 +384,154 @@ describe('cloudctl get, describe and logs', () => {
     expect(row?.slice(0, 4)).toEqual(['cli-e2e-agent', ACCOUNT, 'yes', 'ACTIVE']);
     // The Deployment, its two ReplicaSets and the two pods of the newer one.
     expect(row?.[4]).toBe('5');
+  });
+});
+
+describe('cloudctl login --sso', () => {
+  it('signs alice in at the provider through the loopback redirect; the stored token lists her applications', async () => {
+    // An opener on PATH that records what it was asked to open, standing in for the desktop's browser.
+    const bin = join(dir, 'opener-bin');
+    await mkdir(bin, { recursive: true });
+    const opened = join(dir, 'opened-url');
+    await writeFile(join(bin, 'xdg-open'), `#!/bin/sh\nprintf %s "$1" > '${opened}'\n`);
+    await chmod(join(bin, 'xdg-open'), 0o755);
+    const login = cloudctlProcess(['login', system.url, '--sso', '--context', 'sso'], {
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+    });
+    const printed = await vi.waitFor(
+      () => {
+        const url = /^ {2}(http\S+)$/m.exec(login.output.stderr)?.[1];
+        if (url === undefined) throw new Error(`no URL yet: ${login.output.stderr}`);
+        return new URL(url);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    expect(`${printed.origin}${printed.pathname}`).toBe(`${hydra.publicUrl}/oauth2/auth`);
+    expect(printed.searchParams.get('client_id')).toBe(cliClientId);
+    expect(printed.searchParams.get('code_challenge_method')).toBe('S256');
+    const redirect = printed.searchParams.get('redirect_uri') ?? '';
+    expect(redirect).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    await vi.waitFor(async () => expect(await readFile(opened, 'utf8')).toBe(printed.toString()));
+
+    // The browser: through Hydra's login and consent, back to the CLI's loopback server.
+    hydra.browserUser.name = 'alice';
+    const back = await followRedirects(printed.toString(), redirect);
+    expect(back.searchParams.get('state')).toBe(printed.searchParams.get('state'));
+    const page = await fetch(back);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Signed in.');
+
+    expect(await login.exited).toBe(0);
+    expect(login.output.stdout).toBe(
+      `Logged in to ${system.url}; context 'sso' is current (${join(home, 'config', 'cloudctl', 'config')}).\n`,
+    );
+    const file = load(await readFile(join(home, 'config', 'cloudctl', 'config'), 'utf8')) as {
+      contexts: Array<{ name: string; server: string; token: string; via: string }>;
+    };
+    const context = file.contexts.find((c) => c.name === 'sso');
+    expect(context).toMatchObject({ server: system.url, via: 'sso' });
+    const claims = JSON.parse(Buffer.from(context?.token.split('.')[1] ?? '', 'base64url').toString()) as {
+      iss: string;
+      sub: string;
+    };
+    expect(claims).toMatchObject({ iss: hydra.issuer, sub: 'alice' });
+    expect(login.output.stdout + login.output.stderr).not.toContain(context?.token);
+
+    // No CLOUDCTL_TOKEN: the provider's token from the context is the bearer cloudctl accepts.
+    const apps = await cloudctl(['get', 'applications', '--context', 'sso']);
+    expect(apps).toMatchObject({ code: 0, stderr: '' });
+    expect(table(apps.stdout)).toEqual([
+      ['NAME', 'ACCOUNTS', 'CLUSTERS'],
+      ['shop', ACCOUNT, '1'],
+    ]);
+  });
+
+  it('ignores a callback with another state and keeps waiting for its own', async () => {
+    const login = cloudctlProcess(['login', system.url, '--sso', '--context', 'sso-2'], {
+      PATH: '/nonexistent',
+    });
+    const printed = await vi.waitFor(
+      () => {
+        const url = /^ {2}(http\S+)$/m.exec(login.output.stderr)?.[1];
+        if (url === undefined) throw new Error(`no URL yet: ${login.output.stderr}`);
+        return new URL(url);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    const redirect = printed.searchParams.get('redirect_uri') ?? '';
+    const forged = await fetch(`${redirect}?code=stolen&state=not-mine`);
+    expect(forged.status).toBe(400);
+    expect(login.child.exitCode).toBeNull();
+    // The provider says no: the sign-in ends, exit 1, nothing stored.
+    const state = printed.searchParams.get('state') ?? '';
+    const denied = await fetch(
+      `${redirect}?error=access_denied&error_description=denied+by+test&state=${state}`,
+    );
+    expect(denied.status).toBe(401);
+    expect(await login.exited).toBe(1);
+    expect(login.output.stderr).toContain('cloudctl: the provider did not sign you in: denied by test\n');
+    const contexts = await cloudctl(['config', 'get-contexts']);
+    expect(contexts.stdout).not.toContain('sso-2');
+  });
+
+  it('says when the server has no OIDC sign-in configured, and exits 1', async () => {
+    const bare = await startTestControlPlane();
+    try {
+      const run = await cloudctl(['login', bare.url, '--sso']);
+      expect(run).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `cloudctl: ${bare.url}: this cloudctl has no OIDC sign-in configured (auth.oidc.cli); log in with --token\n`,
+      });
+    } finally {
+      await bare.close();
+    }
+    const both = await cloudctl(['login', system.url, '--sso', '--token', 'x']);
+    expect(both.code).toBe(2);
+  });
+});
+
+describe('cloudctl get --watch', () => {
+  it('prints the pod a scale through the API adds, within seconds, after the table', async () => {
+    const watch = cloudctlProcess(['get', 'pods', '--app', 'shop', '--watch'], asDev());
+    try {
+      const before = await vi.waitFor(
+        () => {
+          const rows = table(watch.output.stdout).slice(1);
+          if (rows.length < 2) throw new Error(`no table yet: ${watch.output.stdout}${watch.output.stderr}`);
+          return rows.map((r) => r[0]);
+        },
+        { timeout: 20_000, interval: 100 },
+      );
+      const scaled = await fetch(`${system.url}/ops/scaleManifest`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKENS.dev}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          account: ACCOUNT,
+          manifestName: 'deployment shop',
+          location: NS,
+          replicas: 3,
+        }),
+      });
+      expect(scaled.status).toBe(200);
+      const sent = Date.now();
+      const added = await vi.waitFor(
+        () => {
+          const rows = table(watch.output.stdout).slice(1);
+          const fresh = rows.find((r) => r[0] !== undefined && !before.includes(r[0]));
+          if (fresh === undefined) throw new Error(`no new pod yet:\n${watch.output.stdout}`);
+          return fresh;
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+      expect(Date.now() - sent).toBeLessThan(10_000);
+      expect(added[0]).toMatch(/^shop-[a-z0-9]+-[a-z0-9]+$/);
+      expect(added.slice(4, 6)).toEqual([ACCOUNT, NS]);
+      expect(watch.output.stderr).toBe('');
+      expect(watch.child.exitCode).toBeNull();
+    } finally {
+      watch.child.kill('SIGINT');
+    }
+    expect(await watch.exited).toBe(0);
   });
 });

@@ -16,6 +16,12 @@ export interface KindWatch<R> {
   /** `events` (object, task, deployment) and, for objects, `kinds`. */
   query: { events: string; kinds?: string };
   row(event: string, data: unknown): R | undefined;
+  /**
+   * For a kind whose objects may carry no moniker of their own (pods: their application is their
+   * server group's), GET /watch's `application` filter would drop them; with this, the watch asks
+   * for the accounts only and keeps a row when this says it belongs to the application.
+   */
+  inApplication?(record: R, listed: readonly R[], app: string): boolean;
 }
 
 export interface KindSpec<R> {

@@ -44,7 +44,7 @@ async function showKind<R>(spec: KindSpec<R>, context: GetContext): Promise<numb
     for (const line of printer.table(records, context.now())) context.out(line);
   }
   if (!context.watch || spec.watch === undefined) return EXIT.ok;
-  return follow(spec, spec.watch, printer, context);
+  return follow(spec, spec.watch, printer, context, records);
 }
 
 async function follow<R>(
@@ -52,10 +52,19 @@ async function follow<R>(
   watch: NonNullable<KindSpec<R>['watch']>,
   printer: TablePrinter<R>,
   context: GetContext,
+  listed: readonly R[],
 ): Promise<number> {
   const { filter } = context;
+  const { app } = filter;
+  const { inApplication } = watch;
+  const belongs = (record: R) =>
+    app === undefined || inApplication === undefined || inApplication(record, listed, app);
   const outcome = await followWatch(context.client, {
-    query: { ...watch.query, application: filter.app, account: filter.account },
+    query: {
+      ...watch.query,
+      application: inApplication === undefined ? app : undefined,
+      account: filter.account,
+    },
     signal: context.signal,
     onReconnect: (reason) => context.err(`watch: ${reason}; reconnecting`),
     onEvent: (event) => {
@@ -70,7 +79,7 @@ async function follow<R>(
         return false;
       }
       const record = watch.row(event.event, data);
-      if (record === undefined || kept(spec, filter, [record]).length === 0) return false;
+      if (record === undefined || kept(spec, filter, [record]).length === 0 || !belongs(record)) return false;
       if (context.output === 'json') context.out(JSON.stringify(record));
       else if (context.output === 'yaml') context.out(`---\n${dump(record, { lineWidth: -1 }).trimEnd()}`);
       else context.out(printer.row(record, context.now()));

@@ -102,6 +102,9 @@ interface ServerGroupRow {
   createdTime: number | null;
 }
 
+/** Spinnaker spells kinds with a lower-case first letter (`replicaSet`), the owner reference as Kubernetes does. */
+const lowerFirst = (kind: string) => `${kind.charAt(0).toLowerCase()}${kind.slice(1)}`;
+
 const count = (n: number | undefined) => (n === undefined ? '-' : String(n));
 
 export const serverGroupsKind = defineKind<ServerGroupRow>({
@@ -167,6 +170,8 @@ interface PodRow {
   status: string;
   createdTime: number | null;
   serverGroup: string;
+  /** From a watch event: the pod's own moniker's application, when it has one. */
+  application?: string;
 }
 
 export const podsKind = defineKind<PodRow>({
@@ -209,9 +214,14 @@ export const podsKind = defineKind<PodRow>({
         ready: o.type === 'removed' ? undefined : o.summary?.ready,
         status: o.type === 'removed' ? 'Removed' : (o.summary?.phase ?? ''),
         createdTime: o.createdTime ?? null,
-        serverGroup: o.owner === null || o.owner === undefined ? '' : `${o.owner.kind}/${o.owner.name}`,
+        serverGroup:
+          o.owner === null || o.owner === undefined ? '' : `${lowerFirst(o.owner.kind)}/${o.owner.name}`,
+        ...(o.moniker === null ? {} : { application: o.moniker.app }),
       };
     },
+    // A pod made from a template without moniker annotations belongs to its server group's application.
+    inApplication: (pod, listed, app) =>
+      pod.application === app || listed.some((p) => p.serverGroup === pod.serverGroup),
   },
 });
 
