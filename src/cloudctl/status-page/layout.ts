@@ -65,7 +65,7 @@ export function viewPage(
   const body = html`<header class="top">
 <span class="brand">cloudctl</span>
 <nav>${links}</nav>
-<span id="live-state" class="live" aria-live="polite">live</span>
+${watch === undefined ? html`<span id="live-state" class="live" aria-live="polite">live</span>` : html`<span id="live-state" class="live" aria-live="polite" data-feed="connecting">connecting…</span>`}
 <span class="user" title="signed in as">${user.name}</span>
 <form method="post" action="${STATUS_PATH}/logout"><button type="submit">Sign out</button></form>
 </header>

@@ -88,6 +88,11 @@ function versionRows(page: Page): Promise<VersionRow[]> {
   );
 }
 
+/** Until the page's feed is open: its first event (`position`) came. */
+function live(page: Page): Promise<void> {
+  return page.locator('#live-state[data-feed="open"]').waitFor();
+}
+
 function podOwners(page: Page): Promise<string[]> {
   return page.$$eval('tr[data-role="pod"]', (rows) => rows.map((r) => r.getAttribute('data-owner') ?? ''));
 }
@@ -215,6 +220,7 @@ describe('the applications view in a real browser', () => {
     const page = await browser.context.newPage();
     await signIn(page, cp.url, USERS.ops.token, '/status/applications');
     expect(await page.locator('nav a').first().textContent()).toBe('Applications');
+    await live(page);
     await screenshot(page, 'applications');
     await Promise.all([
       page.waitForURL(`${cp.url}/status/applications/${APP}`),
@@ -227,6 +233,7 @@ describe('the applications view in a real browser', () => {
     ]);
     expect(rows[0]?.label).toBe('v001 web-v001');
     expect((await podOwners(page)).sort()).toEqual([V0, V0, V1]);
+    await live(page);
     await screenshot(page, 'application');
     await page.close();
   });
@@ -234,7 +241,7 @@ describe('the applications view in a real browser', () => {
   it('shows a scale made through the API without a reload', async () => {
     const page = await browser.context.newPage();
     await signIn(page, cp.url, USERS.dev.token, `/status/applications/${APP}`);
-    await page.locator('#live-state', { hasText: 'live' }).waitFor();
+    await live(page);
     // A full reload would lose this mark.
     await page.evaluate(() => {
       (globalThis as unknown as { mark: number }).mark = 1;
@@ -257,14 +264,17 @@ describe('the applications view in a real browser', () => {
   it('runs a scale from the page after confirmation and shows its task to the end', async () => {
     const page = await browser.context.newPage();
     await signIn(page, cp.url, USERS.ops.token, `/status/applications/${APP}`);
-    await page.locator('#live-state', { hasText: 'live' }).waitFor();
+    await live(page);
     await page.click(`tr[data-key="${V1}"] button[data-operation="scaleManifest"]`);
     await expect.poll(() => page.locator('dialog#confirm').getAttribute('open')).toBe('');
     expect(await page.locator('dialog#confirm .says').textContent()).toContain('Scale replicaSet web-v001');
     await page.fill('dialog#confirm input[name=replicas]', '2');
+    await screenshot(page, 'application-confirm');
     await page.click('dialog#confirm button.confirm');
     const line = page.locator('#task-progress .task-line');
     await eventually(async () => expect(await line.getAttribute('data-outcome')).toBe('succeeded'));
+    // The new pod comes in on the feed as well.
+    await eventually(async () => expect((await podOwners(page)).filter((o) => o === V1)).toHaveLength(2));
     await screenshot(page, 'application-action');
     const rs = await cluster.request('GET', `/apis/apps/v1/namespaces/${NS}/replicasets/web-v001`);
     expect((rs.json as { spec: { replicas: number } }).spec.replicas).toBe(2);
@@ -322,6 +332,7 @@ describe('the applications view in a real browser', () => {
     await page.locator('aside#details h3', { hasText: 'Manifest (JSON)' }).waitFor();
     expect(await page.locator('aside#details pre').last().textContent()).toContain('"kind": "Pod"');
     expect(await page.locator('aside#details button[data-logs]').count()).toBe(1);
+    await live(page);
     await screenshot(page, 'application-details');
     await page.close();
   });

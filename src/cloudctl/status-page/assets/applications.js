@@ -16,9 +16,11 @@
   const ownTasks = new Map();
   let lastId = '';
 
-  const show = (text, failed) => {
+  /** `feed`: open, reconnecting or closed, for whoever checks the page without reading its words. */
+  const show = (text, failed, feed) => {
     state.textContent = text;
     state.classList.toggle('live-failed', failed);
+    if (feed !== undefined) state.dataset.feed = feed;
   };
   const rowOf = (key) => document.querySelector(`tr[data-key="${CSS.escape(key)}"]`);
   const keyOf = (e) => `${e.account}/${e.namespace}/${e.spinnakerKind} ${e.name}`;
@@ -289,7 +291,7 @@
   };
   feed.addEventListener('position', (m) => {
     remember(m);
-    show('live', false);
+    show('live', false, 'open');
   });
   feed.addEventListener('object', (m) => {
     remember(m);
@@ -308,12 +310,12 @@
     const { reason, message } = JSON.parse(m.data);
     if (reason === 'UNAUTHENTICATED') {
       feed.close();
-      show('signed out: reload to sign in', true);
-    } else show(`reconnecting (${message})`, true);
+      show('signed out: reload to sign in', true, 'closed');
+    } else show(`reconnecting (${message})`, true, 'reconnecting');
   });
   feed.addEventListener('error', () => {
     // The browser reconnects by itself with Last-Event-ID; a refusal (401) closes the feed for good.
-    if (feed.readyState === EventSource.CLOSED) show('not live: reload the page', true);
-    else show('reconnecting…', true);
+    if (feed.readyState === EventSource.CLOSED) show('not live: reload the page', true, 'closed');
+    else show('reconnecting…', true, 'reconnecting');
   });
 })();
