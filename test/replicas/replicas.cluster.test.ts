@@ -22,6 +22,7 @@ import { ConfigMapChurn } from '../support/config-map-churn.ts';
 import { awaitConvergence, clusterSource, databaseSource } from '../support/convergence.ts';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.ts';
 import { type RunningProcess, startCloudctl, startProcess, waitReady } from '../support/processes.ts';
+import { SseStream } from '../support/sse-client.ts';
 import { taskDone } from '../support/task-wait.ts';
 import { startTcpService, type TcpService } from '../support/tcp-service.ts';
 
@@ -232,6 +233,30 @@ describe('cloudctl in three replicas on one PostgreSQL', () => {
     // Sent by r0, which still holds the session: nothing moved.
     expect(await holderOfAgent()).toBe(holder);
   }, 90_000);
+
+  it("streams to a watch on another replica what the replica holding the agent's session ingested", async () => {
+    const [, , r2] = replicas as [Replica, Replica, Replica];
+    const holder = await holderOfAgent();
+    const stream = await SseStream.open(`http://127.0.0.1:${r2.http}/watch?account=${ACCOUNT}`, {
+      authorization: `Bearer ${TOKENS.ops}`,
+    });
+    try {
+      expect(stream.status).toBe(200);
+      await stream.waitFor((e) => e.event === 'position');
+      const written = Date.now();
+      await new ConfigMapChurn(cluster, NS, 'across').create('across-replicas');
+      const event = await stream.waitFor((e) => e.event === 'object' && e.data.name === 'across-replicas');
+      expect(event.data).toMatchObject({ type: 'changed', account: ACCOUNT, kind: 'ConfigMap' });
+      // The front sends the agent to r0 (first test); r2 holds no session, so what it streamed came
+      // through the shared database, and the session did not move meanwhile.
+      expect(await holderOfAgent()).toBe(holder);
+      console.info(
+        `watch on a replica without the session: the change arrived ${Date.now() - written} ms after the write`,
+      );
+    } finally {
+      stream.close();
+    }
+  });
 
   it('places a dynamic account registered and activated through a replica the agent is not connected to', async () => {
     const [, r1, r2] = replicas as [Replica, Replica, Replica];
