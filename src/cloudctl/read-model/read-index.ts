@@ -40,8 +40,17 @@ function jsonOrNull(value: object): string | null {
 
 export class ReadIndex implements CacheIndexer {
   readonly columns = INDEX_COLUMNS;
-  /** What a watcher is told of a removed object: its Spinnaker kind and moniker (watch/). */
-  readonly keptOnRemoval = ['spinnaker_kind', 'application', 'cluster', 'stack', 'detail', 'sequence'];
+  /** What a watcher is told of a removed object: its Spinnaker kind, moniker and owner (watch/). */
+  readonly keptOnRemoval = [
+    'spinnaker_kind',
+    'application',
+    'cluster',
+    'stack',
+    'detail',
+    'sequence',
+    'owner_kind',
+    'owner_name',
+  ];
 
   derive(object: StoredObject): readonly IndexValue[] {
     // Most objects of a cluster (ConfigMaps, Secrets, Events, ...) belong to no application; a

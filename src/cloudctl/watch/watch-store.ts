@@ -1,6 +1,6 @@
 // The watch's reads and upkeep in the database: the horizon and the window's floor, objects and
 // removals by watch number, and the pruning of removals older than the window.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { watchHorizon } from '../store/index.ts';
 import type { WatchTables } from './watch-tables.ts';
 
@@ -49,15 +49,30 @@ export interface RemovalRow {
   kept: unknown;
 }
 
-/** Rows numbered in the range (of the accounts, where it says so). */
-function inRange(range: WatchRange, column: 'watch_seq' | 'seq') {
+/** Rows of `r` numbered in the range (of the accounts, where it says so). */
+function inRange(range: WatchRange, column: 'watch_seq' | 'seq', table: 'r.') {
+  const ref = sql.ref(`${table}${column}`);
   const accounts =
     range.accounts === undefined
       ? sql`true`
       : range.accounts.length === 0
         ? sql`false`
-        : sql`account in (${sql.join(range.accounts)})`;
-  return sql`${sql.ref(column)} > ${range.after} and ${sql.ref(column)} <= ${range.upTo} and ${accounts}`;
+        : sql`r.account in (${sql.join(range.accounts)})`;
+  return sql`${ref} > ${range.after} and ${ref} <= ${range.upTo} and ${accounts}`;
+}
+
+/** `o`: the owner of a row of `r` with no application of its own, when it has one (by its Spinnaker kind). */
+function ownerOf(
+  application: RawBuilder<unknown>,
+  ownerKind: RawBuilder<unknown>,
+  ownerName: RawBuilder<unknown>,
+) {
+  return sql`left join lateral (
+      select o.application, o.cluster, o.sequence from resources o
+      where ${application} is null and ${ownerName} is not null and o.account = r.account
+        and o.namespace = r.namespace and o.spinnaker_kind = ${ownerKind} and o.name = ${ownerName}
+        and o.role is not null
+      limit 1) o on true`;
 }
 
 export class WatchStore {
@@ -81,11 +96,16 @@ export class WatchStore {
   }
 
   async objects(range: WatchRange): Promise<ObjectRow[]> {
+    // A pod made from a template without a moniker belongs to its server group's application and
+    // cluster, as the read model's instances do: the owner's row says which.
     const { rows } =
-      await sql<ObjectRow>`select watch_seq::text as seq, account, api_group, api_version, kind,
-        namespace, name, resource_version, body, uid, spinnaker_kind, role, application, cluster, stack, detail,
-        sequence, owner_kind, owner_name, labels, summary, created_time
-      from resources where ${inRange(range, 'watch_seq')} order by watch_seq limit ${sql.lit(range.limit)}`.execute(
+      await sql<ObjectRow>`select r.watch_seq::text as seq, r.account, r.api_group, r.api_version,
+        r.kind, r.namespace, r.name, r.resource_version, r.body, r.uid, r.spinnaker_kind, r.role,
+        coalesce(r.application, o.application) as application, coalesce(r.cluster, o.cluster) as cluster,
+        r.stack, r.detail, coalesce(r.sequence, o.sequence) as sequence, r.owner_kind, r.owner_name, r.labels,
+        r.summary, r.created_time
+      from resources r ${ownerOf(sql`r.application`, sql`r.owner_kind`, sql`r.owner_name`)}
+      where ${inRange(range, 'watch_seq', 'r.')} order by r.watch_seq limit ${sql.lit(range.limit)}`.execute(
         this.#db,
       );
     return rows;
@@ -93,10 +113,11 @@ export class WatchStore {
 
   async removals(range: WatchRange): Promise<RemovalRow[]> {
     const { rows } =
-      await sql<RemovalRow>`select seq::text as seq, account, api_group, kind, namespace, name, kept
-      from watch_log where ${inRange(range, 'seq')} order by seq limit ${sql.lit(range.limit)}`.execute(
-        this.#db,
-      );
+      await sql<RemovalRow>`select r.seq::text as seq, r.account, r.api_group, r.kind, r.namespace,
+        r.name, r.kept || jsonb_strip_nulls(jsonb_build_object('application', o.application, 'cluster', o.cluster,
+          'sequence', o.sequence)) as kept
+      from watch_log r ${ownerOf(sql`r.kept->>'application'`, sql`r.kept->>'owner_kind'`, sql`r.kept->>'owner_name'`)}
+      where ${inRange(range, 'seq', 'r.')} order by r.seq limit ${sql.lit(range.limit)}`.execute(this.#db);
     return rows;
   }
 

@@ -110,6 +110,79 @@ describe('the watch hub', () => {
     }
   });
 
+  it("streams a pod without a moniker as its server group's, changed and removed, to a watch of the application", async () => {
+    const watching = hub();
+    try {
+      const client = await watching.join({
+        user: admin,
+        filter: watchFilter({ application: 'shop' }),
+        since: undefined,
+      });
+      const replicaSet = {
+        type: 'upsert' as const,
+        account: 'acc',
+        group: 'apps',
+        kind: 'ReplicaSet',
+        namespace: 'ns',
+        name: 'shop-v002',
+        version: 'v1',
+        resourceVersion: '5',
+        body: JSON.stringify({
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          metadata: {
+            name: 'shop-v002',
+            namespace: 'ns',
+            uid: 'rs-uid',
+            annotations: { 'moniker.spinnaker.io/application': 'shop', 'moniker.spinnaker.io/sequence': '2' },
+          },
+          spec: { replicas: 1 },
+        }),
+        snapshotId: null,
+      };
+      const owned = {
+        kind: 'ReplicaSet',
+        name: 'shop-v002',
+        uid: 'rs-uid',
+        controller: true,
+        apiVersion: 'apps/v1',
+      };
+      const pod = {
+        ...upsert('shop-v002-x1'),
+        kind: 'Pod',
+        body: JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'shop-v002-x1', namespace: 'ns', ownerReferences: [owned] },
+          spec: { nodeName: 'node-1' },
+        }),
+      };
+      await stores.cache.apply([replicaSet, pod], T0);
+      // Read before the removal: a pod removed before the hub reads it is streamed as its removal alone.
+      watching.wake();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await stores.cache.apply(
+        [{ type: 'delete', account: 'acc', group: '', kind: 'Pod', namespace: 'ns', name: 'shop-v002-x1' }],
+        T0,
+      );
+      watching.wake();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const objects = framesOf(client).filter((f) => f.event === 'object');
+      expect(objects.map((f) => [f.data.name, f.data.type])).toEqual([
+        ['shop-v002', 'changed'],
+        ['shop-v002-x1', 'changed'],
+        ['shop-v002-x1', 'removed'],
+      ]);
+      expect(objects[1]?.data).toMatchObject({
+        moniker: { app: 'shop', sequence: 2 },
+        figures: { node: 'node-1' },
+      });
+      expect(objects[2]?.data).toMatchObject({ moniker: { app: 'shop' } });
+    } finally {
+      watching.close();
+    }
+  });
+
   it('ends a client that reads nothing once its buffer is full, holding no more than the buffer and one event', async () => {
     const bufferBytes = 65_536;
     const watching = hub(bufferBytes);
