@@ -2,7 +2,6 @@
 // sustained update load, beside the delay a client-go informer sees from the same writes to its
 // event handler, measured at once in the same run. Usage:
 //   node bench/event-latency.ts [--rates 1000,5000] [--seconds 20] [--objects 2000]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +13,7 @@ import { namespaceName, populate } from './lib/populate.ts';
 import { processStats } from './lib/process-stats.ts';
 import { observeCommits } from './lib/store-probe.ts';
 import { fixed, mib, percentile, ratio, table } from './lib/summary.ts';
-import { LATENCY_KEY, LoadResult, type LoadSpec } from './lib/update-load.ts';
+import { LATENCY_KEY, runLoad } from './lib/update-load.ts';
 import { buildInformerPeer, startInformerPeer } from './peers/informer-peer.ts';
 
 const { values } = parseArgs({
@@ -30,23 +29,6 @@ const objects = Number(values.objects);
 const NAMESPACES = 20;
 const log = (line: string) => console.error(`[event-latency] ${line}`);
 const STAMP = new RegExp(`"${LATENCY_KEY}":"([0-9.]+)"`);
-
-function runLoad(spec: LoadSpec): Promise<LoadResult> {
-  const child = spawn(process.execPath, [new URL('./lib/update-load.ts', import.meta.url).pathname], {
-    env: { ...process.env, BENCH_LOAD: JSON.stringify(spec) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => {
-      if (code === 0) resolve(LoadResult.parse(JSON.parse(out)));
-      else reject(new Error(`the load generator exited with ${code}`));
-    });
-  });
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'orch-agent-bench-'));
 const cluster = await startCluster({ nodes: 1, log });

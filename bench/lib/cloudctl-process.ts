@@ -15,6 +15,8 @@ export interface CloudctlProcess extends CloudctlEndpoint {
   readonly pid: number;
   /** The HTTP API's origin, e.g. `http://127.0.0.1:8080`. */
   readonly url: string;
+  /** The benchmark user's bearer token, for clients the benchmark runs itself (GET /watch). */
+  readonly userToken: string;
   /** The answer to a request as the benchmark's user, parsed by `schema`; throws on any status but 200. */
   request<S extends z.ZodType>(
     method: 'GET' | 'POST',
@@ -52,6 +54,7 @@ export async function startCloudctlProcess(dir: string): Promise<CloudctlProcess
   return {
     pid,
     url,
+    userToken,
     grpcPort,
     token,
     async request(method, path, schema, body) {

@@ -3,6 +3,7 @@
 // offered rate, up to `maxInFlight`), stamping each with the wall-clock time of the write in
 // `data.bench-ts` (ms since the epoch, with a fraction). Prints one JSON line of results.
 // Input: the BENCH_LOAD environment variable, JSON of `LoadSpec`.
+import { spawn } from 'node:child_process';
 import { z } from 'zod';
 import { ApiClient } from '../../test/cluster/api-client.ts';
 import { percentile } from './summary.ts';
@@ -16,6 +17,11 @@ export const LoadSpec = z.object({
   ratePerSecond: z.number().positive(),
   seconds: z.number().positive(),
   maxInFlight: z.number().int().positive().default(256),
+  /**
+   * Report each write's resourceVersion with its time (`versions`): GET /watch's object events carry
+   * the version, not the object's data, so a follower's delay is found by it.
+   */
+  recordVersions: z.boolean().default(false),
 });
 export type LoadSpec = z.input<typeof LoadSpec>;
 
@@ -27,15 +33,19 @@ export const LoadResult = z.object({
   writeP99Ms: z.number(),
   /** Writes not started because `maxInFlight` were outstanding: the server could not keep up. */
   skipped: z.number(),
+  /** With `recordVersions`: [resourceVersion, write time in ms since the epoch] of each write. */
+  versions: z.array(z.tuple([z.string(), z.number()])).optional(),
 });
 export type LoadResult = z.infer<typeof LoadResult>;
 
 export const LATENCY_KEY = 'bench-ts';
+const VERSION = /"resourceVersion":"(\d+)"/;
 export const wallClockMs = () => performance.timeOrigin + performance.now();
 
 async function run(spec: z.infer<typeof LoadSpec>): Promise<LoadResult> {
   const client = new ApiClient({ server: spec.server, ca: spec.ca, token: spec.token });
   const writeMs: number[] = [];
+  const versions: Array<[string, number]> = [];
   let started = 0;
   let failed = 0;
   let skipped = 0;
@@ -49,7 +59,10 @@ async function run(spec: z.infer<typeof LoadSpec>): Promise<LoadResult> {
       contentType: 'application/merge-patch+json',
     });
     if (response.status === 200) writeMs.push(wallClockMs() - t0);
-    else failed++;
+    if (response.status === 200 && spec.recordVersions) {
+      const version = VERSION.exec(response.text)?.[1];
+      if (version !== undefined) versions.push([version, t0]);
+    } else failed++;
   };
   const begin = performance.now();
   const durationMs = spec.seconds * 1000;
@@ -86,7 +99,26 @@ async function run(spec: z.infer<typeof LoadSpec>): Promise<LoadResult> {
     writeP50Ms: percentile(writeMs, 50),
     writeP99Ms: percentile(writeMs, 99),
     skipped,
+    ...(spec.recordVersions ? { versions } : {}),
   };
+}
+
+/** Runs the load in a child process of its own (this file) and resolves with its results. */
+export function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const child = spawn(process.execPath, [import.meta.filename], {
+    env: { ...process.env, BENCH_LOAD: JSON.stringify(spec) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => {
+      if (code === 0) resolve(LoadResult.parse(JSON.parse(out)));
+      else reject(new Error(`the load generator exited with ${code}`));
+    });
+  });
 }
 
 if (import.meta.main) {
