@@ -133,6 +133,31 @@ describe.each(backends)('store on $name', (backend) => {
     expect(await store.cache.count('acc-many')).toBe(1234);
   });
 
+  it('reads many objects by key at once, past one query’s thousand keys, leaving out those not cached', async () => {
+    const stored = Array.from({ length: 1500 }, (_, i) => pod('acc-keys', `ns${i % 3}`, `p${i}`, String(i)));
+    await store.cache.apply(stored, at(1));
+    const key = (name: string, namespace: string, account = 'acc-keys') => ({
+      account,
+      group: '',
+      kind: 'Pod',
+      namespace,
+      name,
+    });
+    const wanted = [
+      ...stored.filter((_, i) => i % 2 === 0).map((p) => key(p.name, p.namespace)),
+      key('p1', 'ns0'), // p1 is in ns1
+      key('p0', 'ns0', 'acc-other'),
+      key('missing', 'ns0'),
+    ];
+    const found = await store.cache.objects(wanted);
+    expect(found).toHaveLength(750);
+    expect(new Set(found.map((o) => o.account))).toEqual(new Set(['acc-keys']));
+    const p1498 = found.find((o) => o.name === 'p1498');
+    expect(p1498).toMatchObject({ namespace: 'ns1', resourceVersion: '1498', kind: 'Pod' });
+    expect(p1498?.body).toMatchObject({ metadata: { name: 'p1498' } });
+    expect(found.some((o) => Number(o.name.slice(1)) % 2 === 1)).toBe(false);
+  });
+
   it('applies ADDED, MODIFIED and DELETED events and returns the objects as stored', async () => {
     await store.cache.apply([pod('acc-events', 'ns1', 'a', '1'), pod('acc-events', 'ns1', 'b', '2')], at(1));
     await store.cache.apply(
