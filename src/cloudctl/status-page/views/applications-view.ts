@@ -49,7 +49,7 @@ export const applicationsView = defineView({
       byName.set(row.application, listed);
     }
     const listed = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
-    const facts = await Promise.all(listed.map((a) => applicationFacts(context, a.name)));
+    const facts = await Promise.all(listed.map((a) => applicationFacts(context, a.name, { pods: false })));
     const body =
       listed.length === 0
         ? emptyState(
