@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { defineRoute, Reply, type Route } from '../http/index.ts';
-import { type WatchQuery, watchQuerySchema } from './watch-events.ts';
+import { WATCH_EVENT_TYPES, type WatchQuery, watchQuerySchema } from './watch-events.ts';
 import { watchFilter } from './watch-filter.ts';
 import type { WatchHub } from './watch-hub.ts';
 
@@ -36,17 +36,27 @@ export function watchRoute(hub: WatchHub, options: WatchRouteOptions): Route {
       'Follow changes as Server-Sent Events: objects, tasks and deployments of the accounts the caller may read (docs/watch.md)',
     tag: 'watch',
     access: 'user',
-    produces: ['text/event-stream'],
+    // Refusals (400, 401) answer the API's JSON error body.
+    produces: ['text/event-stream', 'application/json'],
     ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
     ...(options.hidden ? { hidden: true } : {}),
     schema: {
       querystring: watchQuerySchema,
       response: {
+        // As Swagger 2.0 can say it (and schemathesis reads it): the stream as a list of events.
         200: z
-          .string()
-          .describe(
-            'events `position`, `object`, `task`, `deployment`, `reset` and `closed`, each `data` one JSON object (WatchObjectEvent, WatchTaskEvent, WatchDeploymentEvent, WatchPosition, WatchReset, WatchClosed)',
-          ),
+          .array(
+            z.object({
+              id: z.string().optional().describe('the event’s number (absent on `closed`)'),
+              event: z.enum(WATCH_EVENT_TYPES),
+              data: z
+                .string()
+                .describe(
+                  'one JSON object: WatchPosition, WatchObjectEvent, WatchTaskEvent, WatchDeploymentEvent, WatchReset or WatchClosed (docs/watch.md)',
+                ),
+            }),
+          )
+          .describe('Server-Sent Events; `: heartbeat` comments keep the stream open'),
       },
     },
     handler: async (request) => {
