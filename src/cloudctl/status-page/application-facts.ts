@@ -195,30 +195,41 @@ function clustersOf(view: ApplicationView, found: ReadonlyMap<string, Body>): Cl
   });
 }
 
-/**
- * The application as the user may see it; 404 (HttpError) when they may read none of it. `pods:
- * false` leaves out what only a pod's body gives (its status, restarts and node), as the list of
- * applications, which counts pods ready from the read model, has no use for them: at 5 000 pods the
- * list read every one of them (bench/status-page.ts).
- */
-export async function applicationFacts(
-  context: ViewContext,
-  name: string,
-  read: { pods: boolean } = { pods: true },
-): Promise<ApplicationFacts> {
+async function readable(context: ViewContext, name: string): Promise<ApplicationView> {
   const { sources, user } = context;
-  const [view, writable] = await Promise.all([
-    readableApplication({ guard: sources.guard, model: sources.store.readModel }, user, name, {
-      roles: ['serverGroup', 'serverGroupManager'],
-      parts: { instances: true, loadBalancers: true },
-    }),
-    sources.guard.visible(user, 'WRITE'),
+  return readableApplication({ guard: sources.guard, model: sources.store.readModel }, user, name, {
+    roles: ['serverGroup', 'serverGroupManager'],
+    parts: { instances: true, loadBalancers: true },
+  });
+}
+
+const workloadsOf = (view: ApplicationView) =>
+  view.objects.filter((o) => o.role === 'serverGroup' || o.role === 'serverGroupManager');
+
+async function writableAccounts(context: ViewContext): Promise<Set<string>> {
+  return new Set((await context.sources.guard.visible(context.user, 'WRITE')).map((a) => a.name));
+}
+
+/** The application as the user may see it, its pods' bodies read too; 404 (HttpError) when they may read none of it. */
+export async function applicationFacts(context: ViewContext, name: string): Promise<ApplicationFacts> {
+  const [view, writable] = await Promise.all([readable(context, name), writableAccounts(context)]);
+  const found = await bodies(context.sources.store.cache, [...workloadsOf(view), ...view.instances]);
+  return { name: view.application, clusters: clustersOf(view, found), writable };
+}
+
+/**
+ * Several applications for the list, their workloads' bodies read together, and no pod's: the list
+ * counts pods ready from the read model. At 100 applications and 5 000 pods, reading each pod and
+ * each application's bodies on their own made the list take 30 s (bench/status-page.ts).
+ */
+export async function applicationsFacts(
+  context: ViewContext,
+  names: readonly string[],
+): Promise<ApplicationFacts[]> {
+  const [views, writable] = await Promise.all([
+    Promise.all(names.map((name) => readable(context, name))),
+    writableAccounts(context),
   ]);
-  const workloads = view.objects.filter((o) => o.role === 'serverGroup' || o.role === 'serverGroupManager');
-  const found = await bodies(sources.store.cache, read.pods ? [...workloads, ...view.instances] : workloads);
-  return {
-    name: view.application,
-    clusters: clustersOf(view, found),
-    writable: new Set(writable.map((a) => a.name)),
-  };
+  const found = await bodies(context.sources.store.cache, views.flatMap(workloadsOf));
+  return views.map((view) => ({ name: view.application, clusters: clustersOf(view, found), writable }));
 }

@@ -1,7 +1,7 @@
 // Every application the user may read (an object of it in an account they have READ on), with its
 // accounts, clusters and health in words: its versions stable, unstable, paused or failed, its pods
 // ready of all. The first tab of the status page; kept live by GET /watch (every readable account).
-import { type ApplicationFacts, applicationFacts, healthOf } from '../application-facts.ts';
+import { type ApplicationFacts, applicationsFacts, healthOf } from '../application-facts.ts';
 import { type HtmlValue, html } from '../safe-html.ts';
 import { defineView } from '../status-view.ts';
 import { badge, emptyState, table } from './table.ts';
@@ -49,7 +49,10 @@ export const applicationsView = defineView({
       byName.set(row.application, listed);
     }
     const listed = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
-    const facts = await Promise.all(listed.map((a) => applicationFacts(context, a.name, { pods: false })));
+    const facts = await applicationsFacts(
+      context,
+      listed.map((a) => a.name),
+    );
     const body =
       listed.length === 0
         ? emptyState(
