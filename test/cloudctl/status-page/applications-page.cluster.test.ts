@@ -263,6 +263,10 @@ describe('the applications view in a real browser', () => {
 
   it('runs a scale from the page after confirmation and shows its task to the end', async () => {
     const page = await browser.context.newPage();
+    const feeds: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/status/api/watch')) feeds.push(request.url());
+    });
     await signIn(page, cp.url, USERS.ops.token, `/status/applications/${APP}`);
     await live(page);
     await page.click(`tr[data-key="${V1}"] button[data-operation="scaleManifest"]`);
@@ -276,6 +280,8 @@ describe('the applications view in a real browser', () => {
     // The new pod comes in on the feed as well.
     await eventually(async () => expect((await podOwners(page)).filter((o) => o === V1)).toHaveLength(2));
     await screenshot(page, 'application-action');
+    // The task is followed on the page's one feed, not on a connection of its own.
+    expect(feeds).toHaveLength(1);
     const rs = await cluster.request('GET', `/apis/apps/v1/namespaces/${NS}/replicasets/web-v001`);
     expect((rs.json as { spec: { replicas: number } }).spec.replicas).toBe(2);
     await page.close();

@@ -6,7 +6,7 @@
 // swaps those that changed: rows and their actions are always drawn by the server, which escapes them.
 // Nothing polls. Every text the script writes goes through textContent.
 // Actions: a button asks for confirmation in a dialog saying what it will do, posts the Spinnaker
-// operation to /status/api/ops, and follows its task's events on /watch until it completes.
+// operation to /status/api/ops, and shows its task's events from the same feed until it completes.
 (() => {
   const main = document.querySelector('main[data-watch]');
   const state = document.getElementById('live-state');
@@ -14,7 +14,6 @@
   const API = '/status/api';
   const application = decodeURIComponent(window.location.pathname.split('/')[3] ?? '') || null;
   const ownTasks = new Map();
-  let lastId = '';
 
   /** `feed`: open, reconnecting or closed, for whoever checks the page without reading its words. */
   const show = (text, failed, feed) => {
@@ -148,7 +147,14 @@
   progress.setAttribute('aria-live', 'polite');
   main.prepend(progress);
 
+  // The feed carries every task of the accounts the user may read (the application filter leaves
+  // tasks to the accounts), so the page follows its own tasks there; the latest few are kept because
+  // a quick task's events can arrive before POST /ops has answered with its id.
+  const recentTasks = new Map();
   function onTask(task) {
+    recentTasks.delete(task.id);
+    recentTasks.set(task.id, task);
+    if (recentTasks.size > 100) recentTasks.delete(recentTasks.keys().next().value);
     const line = ownTasks.get(task.id);
     if (line === undefined) return;
     const last = task.history.at(-1);
@@ -157,8 +163,8 @@
     line.querySelector('.task-state').textContent = `${outcome}: ${last?.status ?? ''}`;
   }
 
-  /** A watch of the account's tasks from where the page's feed is, until the task completes. */
-  function followTask(id, account, says) {
+  /** A line for the task, kept up to date by the feed's task events until the task completes. */
+  function followTask(id, says) {
     const line = document.createElement('p');
     line.className = 'task-line';
     line.dataset.task = id;
@@ -170,14 +176,8 @@
     line.append(what, stateText);
     progress.append(line);
     ownTasks.set(id, line);
-    const query = new URLSearchParams({ account, events: 'task' });
-    if (lastId !== '') query.set('since', lastId);
-    const feed = new EventSource(`${API}/watch?${query}`);
-    feed.addEventListener('task', (message) => {
-      const { task } = JSON.parse(message.data);
-      onTask(task);
-      if (task.id === id && task.status.completed) feed.close();
-    });
+    const seen = recentTasks.get(id);
+    if (seen !== undefined) onTask(seen);
   }
 
   // --- Confirmation and POST /ops ------------------------------------------------------------------
@@ -209,7 +209,7 @@
         body: JSON.stringify([{ [button.dataset.operation]: operation }]),
       });
       const started = await json(response);
-      followTask(started.id, account, button.dataset.says);
+      followTask(started.id, button.dataset.says);
     } catch (error) {
       const line = document.createElement('p');
       line.className = 'task-line';
@@ -286,26 +286,15 @@
 
   // --- The feed ------------------------------------------------------------------------------------
   const feed = new EventSource(main.dataset.watch);
-  const remember = (message) => {
-    if (message.lastEventId) lastId = message.lastEventId;
-  };
-  feed.addEventListener('position', (m) => {
-    remember(m);
-    show('live', false, 'open');
-  });
+  feed.addEventListener('position', () => show('live', false, 'open'));
   feed.addEventListener('object', (m) => {
-    remember(m);
     onObject(JSON.parse(m.data));
     show(`updated ${new Date().toLocaleTimeString()}`, false);
   });
   feed.addEventListener('task', (m) => {
-    remember(m);
     onTask(JSON.parse(m.data).task);
   });
-  feed.addEventListener('reset', (m) => {
-    remember(m);
-    resectionSoon();
-  });
+  feed.addEventListener('reset', resectionSoon);
   feed.addEventListener('closed', (m) => {
     const { reason, message } = JSON.parse(m.data);
     if (reason === 'UNAUTHENTICATED') {
