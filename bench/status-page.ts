@@ -4,10 +4,11 @@
 // store's ingest path (`CacheStore.apply`, as an agent's batches arrive), so no cluster is needed and
 // the read model indexes every row as it would. Then, with Debian's headless Chromium (playwright-
 // core), each page is opened afresh R times: its first contentful paint, its load event, and when its
-// live feed (GET /watch) is open; beside it the HTML alone as a plain client gets it, and its peer, the
-// JSON API Deck reads for the same data, for the same user in the same run: `GET /applications` for
-// the list, `GET /applications/{app}/serverGroups?expand=true` (versions with their pods) for one
-// application. Usage:
+// live feed (GET /watch) is open; beside it the HTML alone as a plain client gets it, and its peers,
+// the JSON API for the same user in the same run, each with the page's first paint over it: for the
+// list, `GET /applications` (what Deck's list reads: names, no health) and the same facts as the
+// page shows (that, then each application's `/serverGroups?expand=true`, six at a time as a browser
+// sends them); for one application, its `/serverGroups?expand=true` (versions with their pods). Usage:
 //   node bench/status-page.ts [--apps 100] [--pods 5000] [--reps 7] [--database pglite|postgres]
 // --pods is the total, spread evenly over the applications (5 000 pods: 50 per application).
 import { randomBytes } from 'node:crypto';
@@ -201,6 +202,15 @@ function application(i: number, pods: number): CacheChange[] {
   ];
 }
 
+/** `work` on each item, at most `width` at a time. */
+async function pool<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: width }, lane));
+}
+
 async function timed(what: () => Promise<void>): Promise<number> {
   const started = performance.now();
   await what();
@@ -239,7 +249,8 @@ async function openPage(page: Page, url: string): Promise<BrowserFigures> {
 interface Row {
   what: string;
   samples: number[];
-  peer?: number[];
+  /** A peer's row: the page's first contentful paint, to set beside it. */
+  paint?: number[];
 }
 
 async function main(): Promise<void> {
@@ -291,33 +302,56 @@ async function main(): Promise<void> {
     await signIn(page, base, token, '/status/agents');
     await page.close();
     const one = appName(0);
+    // The list's peers: what Deck's list reads (names only), and the same facts as the page shows
+    // through the API (each application's versions with their pods), six requests at a time as a
+    // browser would send them.
+    const names = Array.from({ length: APPS }, (_, i) => appName(i));
+    const sameFacts = async () => {
+      await api('/applications')();
+      await pool(names, 6, (name) => api(`/applications/${name}/serverGroups?expand=true`)());
+    };
     const pages = [
-      { path: '/status/applications', peer: '/applications' },
-      { path: `/status/applications/${one}`, peer: `/applications/${one}/serverGroups?expand=true` },
+      {
+        path: '/status/applications',
+        peers: [
+          { what: 'GET /applications', run: api('/applications') },
+          { what: `GET /applications, then each one's /serverGroups?expand=true`, run: sameFacts },
+        ],
+      },
+      {
+        path: `/status/applications/${one}`,
+        peers: [
+          {
+            what: `GET /applications/${one}/serverGroups?expand=true`,
+            run: api(`/applications/${one}/serverGroups?expand=true`),
+          },
+        ],
+      },
     ];
     const rows: Row[] = [];
-    for (const { path, peer } of pages) {
+    for (const { path, peers } of pages) {
       const html = api(path);
       // One of each first, untimed: the first request of a kind warms what every later one shares.
       await html();
-      await api(peer)();
-      const peerMs: number[] = [];
+      for (const peer of peers) await peer.run();
+      const peerMs = peers.map(() => [] as number[]);
       const htmlMs: number[] = [];
       const figures: BrowserFigures[] = [];
       for (let rep = 0; rep < REPS; rep++) {
-        peerMs.push(await timed(api(peer)));
+        for (const [i, peer] of peers.entries()) peerMs[i]?.push(await timed(peer.run));
         htmlMs.push(await timed(html));
         const tab = await browser.context.newPage();
         figures.push(await openPage(tab, `${base}${path}`));
         await tab.close();
       }
       log(`${path}: ${REPS} reps done`);
+      const paint = figures.map((f) => f.paint);
       rows.push(
-        { what: `${path}: the HTML (plain client)`, samples: htmlMs, peer: peerMs },
-        { what: `${path}: first contentful paint`, samples: figures.map((f) => f.paint), peer: peerMs },
+        { what: `${path}: the HTML (plain client)`, samples: htmlMs },
+        { what: `${path}: first contentful paint`, samples: paint },
         { what: `${path}: load event`, samples: figures.map((f) => f.load) },
         { what: `${path}: feed open (live)`, samples: figures.map((f) => f.live) },
-        { what: `GET ${peer} (peer)`, samples: peerMs },
+        ...peers.map((peer, i) => ({ what: `peer: ${peer.what}`, samples: peerMs[i] ?? [], paint })),
       );
     }
     console.log(
@@ -325,12 +359,12 @@ async function main(): Promise<void> {
     );
     console.log(
       table(
-        ['what', 'median ms', 'max ms', 'page / API (median)'],
+        ['what', 'median ms', 'max ms', 'first paint / peer (medians)'],
         rows.map((r) => [
           r.what,
           fixed(median(r.samples)),
           fixed(Math.max(...r.samples)),
-          r.peer === undefined ? '' : ratio(median(r.samples), median(r.peer)),
+          r.paint === undefined ? '' : ratio(median(r.paint), median(r.samples)),
         ]),
       ),
     );
