@@ -45,6 +45,17 @@ export function createCloudctlMetrics(registry: Registry, sources: MetricSources
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     }),
+    watchClients: new Gauge({
+      name: 'cloudctl_watch_clients',
+      help: 'Clients following GET /watch (and the status page’s copy of it) now.',
+      registers,
+    }),
+    watchClosed: new Counter({
+      name: 'cloudctl_watch_clients_closed_total',
+      help: 'Streams of GET /watch cloudctl ended itself, by reason (SLOW_CLIENT, SHUTTING_DOWN).',
+      labelNames: ['reason'],
+      registers,
+    }),
     operations: new Counter({
       name: 'cloudctl_operations_total',
       help: 'Operations sent to agents that ended, by type and outcome (succeeded, failed, timed_out, no_agent).',

@@ -17,6 +17,8 @@ export class WatchClient {
   live = false;
   /** The accounts its user may read, as of the last batch (null: an admin, every account). */
   readable: ReadonlySet<string> | null = new Set();
+  /** Why cloudctl ended the stream, when it did. */
+  closedFor: ClosedEvent['reason'] | undefined;
   readonly #bufferBytes: number;
   #ended = false;
 
@@ -58,6 +60,7 @@ export class WatchClient {
   close(event: ClosedEvent): void {
     if (this.ended) return;
     this.#ended = true;
+    this.closedFor = event.reason;
     this.stream.end(`event: closed\ndata: ${JSON.stringify(event)}\n\n`);
   }
 }

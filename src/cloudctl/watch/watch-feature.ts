@@ -8,6 +8,7 @@ import type { CloudctlConfig } from '../config/index.ts';
 import type { DeploymentStore } from '../deployments/index.ts';
 import type { Feature } from '../feature.ts';
 import type { Route } from '../http/index.ts';
+import type { CloudctlMetrics } from '../observability/index.ts';
 import type { WatchSignal } from '../store/index.ts';
 import type { TaskStore } from '../tasks/index.ts';
 import { WatchHub } from './watch-hub.ts';
@@ -35,6 +36,7 @@ export interface WatchFeatureDeps {
   settings: CloudctlConfig['watch'];
   /** Absent on one cloudctl alone (PGlite). */
   replicas: WatchWords | undefined;
+  metrics: Pick<CloudctlMetrics, 'watchClients' | 'watchClosed'>;
   logger: Logger;
   now: () => Date;
 }
@@ -45,7 +47,7 @@ export interface WatchFeature extends Feature {
 }
 
 export function watchFeature(deps: WatchFeatureDeps): WatchFeature {
-  const { stores, guard, settings, replicas, logger, now } = deps;
+  const { stores, guard, settings, replicas, metrics, logger, now } = deps;
   const reader = new WatchReader({ ...stores, ownerId: `cloudctl@${hostname()}` });
   const hub = new WatchHub({
     reader,
@@ -55,6 +57,7 @@ export function watchFeature(deps: WatchFeatureDeps): WatchFeature {
       user.admin ? null : new Set((await guard.visible(user, 'READ')).map((account) => account.name)),
     heartbeatMs: settings.keepAliveSeconds * 1000,
     bufferBytes: settings.clientBufferBytes,
+    metrics: { clients: metrics.watchClients, closed: metrics.watchClosed },
     logger: logger.child({ component: 'watch' }),
   });
   let pruning: NodeJS.Timeout | undefined;

@@ -27,6 +27,8 @@ export interface WatchHubDeps {
   heartbeatMs: number;
   bufferBytes: number;
   logger: Logger;
+  /** Clients following now, and streams ended by cloudctl by reason. */
+  metrics: { clients: { inc(): void; dec(): void }; closed: { inc(labels: { reason: string }): void } };
 }
 
 export interface JoinRequest {
@@ -96,7 +98,12 @@ export class WatchHub {
     client.send('position', { position: String(client.position) }, client.position);
     if (reset !== undefined) client.send('reset', reset, client.position);
     this.#clients.add(client);
-    client.stream.on('close', () => this.#clients.delete(client));
+    this.#deps.metrics.clients.inc();
+    client.stream.on('close', () => {
+      this.#clients.delete(client);
+      this.#deps.metrics.clients.dec();
+      if (client.closedFor !== undefined) this.#deps.metrics.closed.inc({ reason: client.closedFor });
+    });
     this.#catchUp(client).catch((error: unknown) => {
       this.#deps.logger.warn({ err: error }, 'watch: a client could not catch up');
       client.stream.destroy();

@@ -4,9 +4,11 @@
 // plus one event.
 import { once } from 'node:events';
 import pino from 'pino';
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CacheChange } from '../../../src/cloudctl/caching/index.ts';
 import { type CloudctlStores, openStores } from '../../../src/cloudctl/cloudctl-stores.ts';
+import { createCloudctlMetrics } from '../../../src/cloudctl/observability/index.ts';
 import type { WatchClient } from '../../../src/cloudctl/watch/watch-client.ts';
 import { watchFilter } from '../../../src/cloudctl/watch/watch-filter.ts';
 import { WatchHub } from '../../../src/cloudctl/watch/watch-hub.ts';
@@ -23,8 +25,12 @@ afterAll(async () => {
   await stores?.close();
 });
 
-function hub(bufferBytes = 1_048_576): WatchHub {
+function hub(
+  bufferBytes = 1_048_576,
+  metrics = createCloudctlMetrics(new Registry(), { sessions: () => 0 }),
+): WatchHub {
   return new WatchHub({
+    metrics: { clients: metrics.watchClients, closed: metrics.watchClosed },
     reader: new WatchReader({ ...stores, ownerId: 'test' }),
     horizon: () => stores.watch.horizon(),
     floor: () => stores.watch.floor(),
@@ -185,7 +191,8 @@ describe('the watch hub', () => {
 
   it('ends a client that reads nothing once its buffer is full, holding no more than the buffer and one event', async () => {
     const bufferBytes = 65_536;
-    const watching = hub(bufferBytes);
+    const metrics = createCloudctlMetrics(new Registry(), { sessions: () => 0 });
+    const watching = hub(bufferBytes, metrics);
     try {
       const client = await watching.join({ user: admin, filter: everything, since: undefined });
       // Nothing reads the client's stream; an event is some 500 bytes (the body is not sent), so
@@ -211,6 +218,10 @@ describe('the watch hub', () => {
       expect(last).toContain('event: closed');
       expect(last).toContain('"reason":"SLOW_CLIENT"');
       expect(watching.clients).toBe(0);
+      expect((await metrics.watchClients.get()).values[0]?.value).toBe(0);
+      expect((await metrics.watchClosed.get()).values).toEqual([
+        expect.objectContaining({ labels: { reason: 'SLOW_CLIENT' }, value: 1 }),
+      ]);
     } finally {
       watching.close();
     }

@@ -33,6 +33,13 @@ const fixture = useSystem({
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const watchUrl = (query = `account=${NS}`) => `${fixture.system.url}/watch?${query}`;
 
+/** cloudctl_watch_clients as /metrics reports it now. */
+async function watchClients(): Promise<number | undefined> {
+  const text = await (await fetch(`${fixture.system.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('cloudctl_watch_clients '));
+  return line === undefined ? undefined : Number(line.split(' ')[1]);
+}
+
 const configMap = (name: string) => (e: SseEvent) => e.event === 'object' && e.data.name === name;
 const numbers = (events: readonly SseEvent[]) =>
   events.filter((e) => e.event !== 'position' && e.id !== undefined).map((e) => Number(e.id));
@@ -73,9 +80,12 @@ describe('GET /watch', () => {
       const seen = numbers(stream.events);
       expect(seen).toEqual([...seen].sort((a, b) => a - b));
       expect(new Set(seen).size).toBe(seen.length);
+      await expect.poll(() => watchClients(), { timeout: 5_000 }).toBe(1);
     } finally {
       stream.close();
     }
+    // A client that goes away is forgotten: nothing is kept for it.
+    await expect.poll(() => watchClients(), { timeout: 5_000 }).toBe(0);
   });
 
   it('sends a user without READ on the account none of its events, while a reader gets them', async () => {
