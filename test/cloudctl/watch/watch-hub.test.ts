@@ -28,13 +28,14 @@ afterAll(async () => {
 function hub(
   bufferBytes = 1_048_576,
   metrics = createCloudctlMetrics(new Registry(), { sessions: () => 0 }),
+  readable: () => Promise<ReadonlySet<string> | null> = async () => null,
 ): WatchHub {
   return new WatchHub({
+    readable,
     metrics: { clients: metrics.watchClients, closed: metrics.watchClosed },
     reader: new WatchReader({ ...stores, ownerId: 'test' }),
     horizon: () => stores.watch.horizon(),
     floor: () => stores.watch.floor(),
-    readable: async () => null,
     heartbeatMs: 60_000,
     bufferBytes,
     logger: pino({ level: 'silent' }),
@@ -184,6 +185,37 @@ describe('the watch hub', () => {
         figures: { node: 'node-1' },
       });
       expect(objects[2]?.data).toMatchObject({ moniker: { app: 'shop' } });
+    } finally {
+      watching.close();
+    }
+  });
+
+  it('stops streaming an account as soon as its user may no longer read it, and starts again when they may', async () => {
+    let mayRead: ReadonlySet<string> = new Set(['acc']);
+    const metrics = createCloudctlMetrics(new Registry(), { sessions: () => 0 });
+    const watching = hub(1_048_576, metrics, async () => mayRead);
+    const settle = async () => {
+      watching.wake();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    };
+    try {
+      const client = await watching.join({
+        user: { ...admin, admin: false },
+        filter: everything,
+        since: undefined,
+      });
+      await stores.cache.apply([upsert('while-readable')], T0);
+      await settle();
+      mayRead = new Set();
+      await stores.cache.apply([upsert('while-refused')], T0);
+      await settle();
+      mayRead = new Set(['acc']);
+      await stores.cache.apply([upsert('readable-again')], T0);
+      await settle();
+      const names = framesOf(client)
+        .filter((f) => f.event === 'object')
+        .map((f) => f.data.name);
+      expect(names).toEqual(['while-readable', 'readable-again']);
     } finally {
       watching.close();
     }
