@@ -2,7 +2,7 @@
 // removals by watch number, and the pruning of removals older than the window.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { watchHorizon } from '../store/index.ts';
-import type { WatchTables } from './watch-tables.ts';
+import type { WatchLogTable, WatchTables } from './watch-tables.ts';
 
 /** Which rows a read takes: a range of numbers, and (for a client catching up) only some accounts. */
 export interface WatchRange {
@@ -39,15 +39,8 @@ export interface ObjectRow {
   created_time: number | null;
 }
 
-export interface RemovalRow {
-  seq: string;
-  account: string;
-  api_group: string;
-  kind: string;
-  namespace: string;
-  name: string;
-  kept: unknown;
-}
+/** A logged removal as a watch reads it: its number as text, `kept` completed from the owner's row. */
+export type RemovalRow = Omit<WatchLogTable, 'at'>;
 
 /** Rows of `r` numbered in the range (of the accounts, where it says so). */
 function inRange(range: WatchRange, column: 'watch_seq' | 'seq', table: 'r.') {
