@@ -334,8 +334,14 @@ try {
   }
   const auth = `-H "Authorization: Bearer $CLOUDCTL_TOKEN"`;
   console.log(`
-The system is up. Look at it through cloudctl's HTTP API (Swagger 2.0: ${api}/v2/api-docs):
-  export CLOUDCTL=${api} CLOUDCTL_TOKEN=${userToken}
+The system is up. See what runs:
+  export CLOUDCTL=${api} CLOUDCTL_URL=${api} CLOUDCTL_TOKEN=${userToken}
+  open ${api}/status/applications/potato-facts              # its versions, traffic and pods, live (sign in with the token)
+  npx cloudctl get applications                             # demo-shop and potato-facts
+  npx cloudctl get pods --app demo-shop --watch             # then scale web (below) in another shell
+  curl -N ${auth} "$CLOUDCTL/watch?account=demo"            # the live feed every view follows (docs/watch.md)
+
+Or through cloudctl's HTTP API (Swagger 2.0: ${api}/v2/api-docs):
   curl ${auth} $CLOUDCTL/credentials                       # accounts: the agent's demo account
   curl ${auth} $CLOUDCTL/task/${started.id}   # the deploy task
   curl ${auth} $CLOUDCTL/cache/introspection               # what the agent streamed, by kind
@@ -346,7 +352,7 @@ The system is up. Look at it through cloudctl's HTTP API (Swagger 2.0: ${api}/v2
 Deploy again through the canary gate (edit the image in ${project}/manifests first, if you like):
   CLOUDCTL_URL=${api} CLOUDCTL_TOKEN=${userToken} npx cloudctl deploy -f ${deployFile}
   curl ${auth} $CLOUDCTL/deployments                        # deployments, newest first
-  open ${api}/status                                        # the status page (sign in with the token)
+  open ${api}/status/deployments                            # the deployments on the status page
 
 The agent:
   readiness and health     curl ${health}/ready   curl ${health}/health
