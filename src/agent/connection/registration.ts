@@ -43,8 +43,8 @@ export interface Registration extends AgentIdentity {
 /**
  * Identity defaults from the environment the Helm chart sets: agent id from `ORCH_AGENT_ID`, else
  * `POD_NAME`, else the host name; zone from `ORCH_AGENT_ZONE_ID`, else the spec's default
- * `<deployment name>_<namespace>` computed from the pod's own name and namespace (zone-id.ts), else
- * empty (not in a Deployment's pod); replicas from `ORCH_AGENT_REPLICAS` (1 when unset or not a
+ * `<deployment name>_<namespace>` computed from the pod's own name (`POD_NAME`, else the host name,
+ * which Kubernetes sets to the pod's name) and namespace (zone-id.ts), else empty (not in a Deployment's pod); replicas from `ORCH_AGENT_REPLICAS` (1 when unset or not a
  * positive integer). `podNamespace` is the service account's namespace, for a pod without
  * POD_NAMESPACE.
  */
@@ -56,11 +56,15 @@ export function identityFromEnv(
   const nonEmpty = (value: string | undefined) =>
     value === undefined || value.trim() === '' ? undefined : value.trim();
   const replicas = Number(nonEmpty(env.ORCH_AGENT_REPLICAS) ?? '1');
+  const namespace = nonEmpty(env.POD_NAMESPACE) ?? podNamespace();
   const zoneId =
     nonEmpty(env.ORCH_AGENT_ZONE_ID) ??
     defaultZoneId({
-      name: env.POD_NAME,
-      namespace: nonEmpty(env.POD_NAMESPACE) ?? podNamespace(),
+      // In a pod the host name is the pod's name, so a pod without POD_NAME (a chart other than
+      // ours, a hand-written manifest) still gets its zone. Only where the pod's namespace is known:
+      // a laptop's host name is no pod's name.
+      name: nonEmpty(env.POD_NAME) ?? (namespace === undefined ? undefined : host),
+      namespace,
       templateHash: env.POD_TEMPLATE_HASH,
     }) ??
     '';

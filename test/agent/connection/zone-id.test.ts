@@ -54,4 +54,17 @@ describe('identityFromEnv zone', () => {
     expect(identityFromEnv({}, 'laptop', () => undefined).zoneId).toBe('');
     expect(identityFromEnv({ POD_NAME: 'debug', POD_NAMESPACE: 'spin' }, 'host').zoneId).toBe('');
   });
+
+  it("reads the pod's name from the host name when POD_NAME is not set, and only inside a pod", () => {
+    // Kubernetes sets a pod's host name to its name; a pod's namespace (the service account's
+    // file, or POD_NAMESPACE) is what says the agent runs in one.
+    expect(identityFromEnv({}, 'orch-agent-7d9c5b8f6c-x2k4q', () => 'spin').zoneId).toBe('orch-agent_spin');
+    expect(
+      identityFromEnv(
+        { POD_NAMESPACE: 'spin', POD_TEMPLATE_HASH: '7d9c5b8f6c' },
+        'orch-agent-7d9c5b8f6c-x2k4q',
+      ).zoneId,
+    ).toBe('orch-agent_spin');
+    expect(identityFromEnv({}, 'orch-agent-7d9c5b8f6c-x2k4q', () => undefined).zoneId).toBe('');
+  });
 });
