@@ -403,6 +403,31 @@ ${webhook('ftp', 'ftp://files.example/{{vendor.deploymentId}}')}${webhook('relat
     ]);
   });
 
+  it("refuses the original product's {{secrets.<name>}} and shows the encrypted: reference to write instead", async () => {
+    const problems = await dir.problems(
+      'secrets.yaml',
+      `application: a
+targets:
+  t: {account: c, strategy: s}
+manifests:
+  - path: manifests/potato-facts.yaml
+strategies:
+  s: {canary: {steps: [{setWeight: {weight: 10}}]}}
+webhooks:
+  - name: ci
+    method: POST
+    uriTemplate: https://ci.example/run
+    networkMode: direct
+    headers:
+      - key: Authorization
+        value: 'Bearer {{secrets.ci_token}}'
+`,
+    );
+    expect(problems).toEqual([
+      `${dir.root}/secrets.yaml:15:17: error: webhooks[0].headers[0].value: '{{secrets.ci_token}}' is a secret of the original product: cloudctl reads secrets from its secret engines, so write the whole header value as a reference, e.g. 'encrypted:vault!e:secret!p:<path>!k:<key>' or 'encrypted:k8s!n:<secret>!k:<key>' (docs/deployment-files.md, "Secrets")`,
+    ]);
+  });
+
   it('places a bad object of a manifest file in that file, at its document', async () => {
     dir.write(
       'manifests/broken.yaml',

@@ -17,6 +17,10 @@ function placeholder(inner: string, text: string): Placeholder | string {
   const match = PLACEHOLDER.exec(inner);
   if (match === null) {
     const namespace = inner.split('.')[0] ?? '';
+    // The original product's deployment secrets: files written for it say `{{secrets.<name>}}`.
+    // cloudctl keeps no secrets of its own; the value comes from a secret engine by reference.
+    if (namespace === 'secrets')
+      return `'${text}' is a secret of the original product: cloudctl reads secrets from its secret engines, so write the whole header value as a reference, e.g. 'encrypted:vault!e:secret!p:<path>!k:<key>' or 'encrypted:k8s!n:<secret>!k:<key>' (docs/deployment-files.md, "Secrets")`;
     if (namespace === 'vendor' || namespace === 'context')
       return `'${text}' is not a variable: expected {{${namespace}.<name>}}`;
     const hint = nearest(namespace, ['vendor', 'context']);
