@@ -83,7 +83,10 @@ const migrationEntryFields = {
     .optional()
     .describe('the cluster configuration for the agents: a path, or an encrypted:/encryptedFile: reference'),
   orchconfigFile: z.string().optional().describe('the same as orchConfigFile (the spelling of the examples)'),
-  state: z.string().optional().describe('PATCH: ACTIVE, the only state a client sets'),
+  state: z
+    .string()
+    .optional()
+    .describe('PATCH: ACTIVE, the only state a client sets; POST: absent or INACTIVE (a 400 otherwise)'),
   lastAssignmentMsg: z.string().optional().describe('ignored: cloudctl writes it'),
   lastAssignmnentMsg: z.string().optional().describe('ignored: cloudctl writes it'),
 };

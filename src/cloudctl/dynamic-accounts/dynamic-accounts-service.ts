@@ -54,7 +54,17 @@ export class DynamicAccountsApi {
 
   /** POST: registers accounts defined in cloudctl for migration; a new registration is INACTIVE. */
   async register(user: Principal, entries: readonly MigrationEntry[]): Promise<AccountRecord[]> {
-    for (const entry of entries) await this.#definedInCloudctl(user, entry.name);
+    for (const entry of entries) {
+      // The spec makes `state` a PATCH field. A POST that asks for ACTIVE would otherwise register
+      // the account INACTIVE while the caller believes it is live; INACTIVE is what POST does anyway
+      // (and what a record copied from GET says), so only that value is accepted.
+      if (entry.state !== undefined && entry.state !== 'INACTIVE') {
+        throw invalid(
+          `account ${entry.name}: state ${JSON.stringify(entry.state)} cannot be set by POST, which registers accounts INACTIVE; PATCH /vendor/accounts with state ACTIVE activates them`,
+        );
+      }
+      await this.#definedInCloudctl(user, entry.name);
+    }
     const { placement, store, now } = this.#deps;
     await placement.change(async () => {
       for (const entry of entries) {

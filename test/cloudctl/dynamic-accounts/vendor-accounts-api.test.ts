@@ -65,6 +65,21 @@ describe('POST /vendor/accounts (register)', () => {
     expect(fromAgent.body.message).toContain("static account of agent agent-a's config file");
   });
 
+  it('answers 400 for a state other than INACTIVE, pointing at PATCH, and registers none of the request', async () => {
+    await fx.define('reg-state');
+    const active = await fx.root.post('/vendor/accounts', [
+      { name: 'reg-state', zoneId: 'zone-x', state: 'ACTIVE' },
+    ]);
+    expect(active.status).toBe(400);
+    expect(active.body.message).toBe(
+      'account reg-state: state "ACTIVE" cannot be set by POST, which registers accounts INACTIVE; PATCH /vendor/accounts with state ACTIVE activates them',
+    );
+    expect((await fx.root.get('/vendor/accounts/reg-state')).body.zoneId).toBeNull();
+    const copied = await fx.root.post('/vendor/accounts', [{ name: 'reg-state', state: 'INACTIVE' }]);
+    expect(copied.status).toBe(200);
+    expect(copied.body[0].state).toBe('INACTIVE');
+  });
+
   it('refuses a cluster configuration given inline, without echoing it', async () => {
     await fx.define('reg-inline');
     const kubeconfig = 'apiVersion: v1\nclusters:\n- cluster: {token: s3cr3t-value}\n';
