@@ -17,6 +17,8 @@ export interface OAuthFeatureDeps {
   settings: CloudctlConfig['oauth'];
   /** `auth.oidc`, when configured: its `cli` client is what GET /auth/cli answers. */
   oidc: OidcSettings | undefined;
+  /** Where cloudctl's API is reached: the audience a token request may name. */
+  externalUrl: () => string;
 }
 
 export interface OAuthFeature extends Feature {
@@ -32,6 +34,6 @@ export function oauthFeature(deps: OAuthFeatureDeps): OAuthFeature {
   return {
     name: 'oauth',
     phase: 'services',
-    routes: [...clientRoutes(deps), tokenRoute(issuer), cliSignInRoute(deps.oidc)],
+    routes: [...clientRoutes(deps), tokenRoute(issuer, deps.externalUrl), cliSignInRoute(deps.oidc)],
   };
 }

@@ -12,7 +12,12 @@ export const tokenRequestSchema = z.object({
     .describe('the grant: client_credentials only'),
   client_id: z.string().describe('the clientId POST /oauth/clients answered'),
   client_secret: z.string().describe('the clientSecret POST /oauth/clients answered'),
-  audience: z.string().optional().describe("the API the token is for (cloudctl's URL); any value is taken"),
+  audience: z
+    .string()
+    .optional()
+    .describe(
+      "the API the token is for: cloudctl's URL (http.externalUrl, or the address the job reaches it at); optional",
+    ),
   scope: z.string().optional().describe("not used: a token carries its client's role"),
 });
 

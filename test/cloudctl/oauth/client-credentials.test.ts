@@ -164,6 +164,29 @@ describe('POST /oauth/token', () => {
     expect(await repeated.json()).toMatchObject({ error: 'invalid_request' });
   });
 
+  it("answers 400 invalid_request for an audience other than this cloudctl's API, naming the one to ask for", async () => {
+    const client = await createClient('audiences', 'dev');
+    const ask = (audience?: string) =>
+      requestToken({
+        ...(audience === undefined ? {} : { audience }),
+        grant_type: 'client_credentials',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+      });
+    const elsewhere = await ask('https://api.cloud.example.io');
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body).toEqual({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(
+        /^audience "https:\/\/api\.cloud\.example\.io" is not this cloudctl's API: ask for "http:\/\/[^"]+"/,
+      ),
+    });
+    // The address the job reached cloudctl at is this cloudctl, with or without a trailing slash.
+    expect((await ask(`${cp.url}/`)).status).toBe(200);
+    expect((await ask(cp.url.toUpperCase().replace('HTTP://', 'http://'))).status).toBe(200);
+    expect((await ask()).status).toBe(200);
+  });
+
   it('refuses a form on routes that take JSON only (415)', async () => {
     const answer = await fetch(`${cp.url}/oauth/clients`, {
       method: 'POST',

@@ -1,0 +1,36 @@
+// The token request's `audience`: the API a webhook job wants its token for. cloudctl's tokens are
+// good for cloudctl's API only, so an audience naming another API (a job written for the original
+// product still says its cloud's URL) is refused in words, rather than issuing a token the job will
+// then send to the wrong place or find refused there. Left out, it is not asked for.
+
+/** The forms of one API address that name the same API: no trailing slash, host lower-cased. */
+function normalized(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why `audience` is not this cloudctl, or undefined when it is: cloudctl's external URL
+ * (`http.externalUrl`, else its host and port), or the address the job reached it at (its Host
+ * header), which is the right answer behind a Service or an ingress cloudctl was not told about.
+ */
+export function audienceProblem(
+  audience: string | undefined,
+  externalUrl: string,
+  host: string | undefined,
+): string | undefined {
+  if (audience === undefined) return undefined;
+  const asked = normalized(audience);
+  if (asked !== undefined && asked === normalized(externalUrl)) return undefined;
+  if (
+    asked !== undefined &&
+    host !== undefined &&
+    asked === normalized(`${new URL(asked).protocol}//${host}`)
+  )
+    return undefined;
+  return `audience ${JSON.stringify(audience)} is not this cloudctl's API: ask for ${JSON.stringify(externalUrl)} (or the address you reach cloudctl at), or leave audience out`;
+}
