@@ -1,9 +1,18 @@
 // What a manifest read asks the account's agent when the cache cannot answer: one object (`get`, as
 // the watch would cache it, so a Secret's values never leave the cluster) and the Events about an
-// object (`list`). Failures become the HTTP API's (operations/agent-answer.ts); an object the cluster
-// does not have is undefined, not an error.
+// object (`list`); and whether an agent serves the account at all, so that a read while it is away
+// answers cloudctl's stored copy instead of failing. Failures become the HTTP API's
+// (operations/agent-answer.ts); an object the cluster does not have is undefined, not an error.
 import type { OperationPayload } from '../../contract/index.ts';
-import { type AgentOperations, askAgent, askAgentIfPresent } from '../operations/index.ts';
+import {
+  type AgentOperations,
+  askAgent,
+  askAgentIfPresent,
+  type OperationDispatcher,
+} from '../operations/index.ts';
+
+/** What manifest reads need of the dispatcher: to ask the agent, and whether one serves the account. */
+export type LiveReads = AgentOperations & Pick<OperationDispatcher, 'serves'>;
 
 /** The object as the cluster has it now; undefined when it has none (or the account leaves it out). */
 export async function liveObject(

@@ -1,17 +1,18 @@
 // Reads one manifest for GET /manifests/...: the object from the cache when it holds it, else from the
 // cluster through the account's agent (a kind the account does not cache, or an object the watch
 // has not brought yet: pipelines read what they have just deployed), then its Events when asked.
+// While no agent serves the account, the stored copy answers alone, with a warning saying so: Orca's
+// "wait for manifest to stabilize" and Deck keep reading what cloudctl holds.
 import { isRecord } from '../../lib/is-record.ts';
 import { type CacheStore, type KindResolver, spinnakerKind, splitManifestName } from '../caching/index.ts';
 import { HttpError } from '../http/index.ts';
-import type { AgentOperations } from '../operations/index.ts';
-import { liveEvents, liveObject } from './live-reads.ts';
-import { type ManifestRecord, manifestRecord, type ObjectType } from './manifest-view.ts';
+import { type LiveReads, liveEvents, liveObject } from './live-reads.ts';
+import { type ManifestRecord, manifestRecord, type ObjectType, storedCopyWarning } from './manifest-view.ts';
 
 export interface ManifestReaderDeps {
-  cache: Pick<CacheStore, 'object'>;
+  cache: Pick<CacheStore, 'object' | 'kinds'>;
   kinds: Pick<KindResolver, 'resolve'>;
-  operations: AgentOperations;
+  operations: LiveReads;
 }
 
 export interface ManifestQuery {
@@ -49,42 +50,63 @@ export async function resolveType(
   };
 }
 
+/** The object, and when it comes from the store rather than the cluster, when the store last wrote it. */
+interface Found {
+  object: Record<string, unknown>;
+  storedAt?: Date;
+}
+
 async function findObject(
   deps: ManifestReaderDeps,
   query: ManifestQuery,
   type: ObjectType & { apiVersion: string },
   name: string,
-): Promise<Record<string, unknown> | undefined> {
+  agentAway: boolean,
+): Promise<Found | undefined> {
   // A cluster-scoped object is cached under '' whatever namespace the path names.
   const namespaces = query.location === '' ? [''] : [query.location, ''];
   const cached = await deps.cache.object(query.account, type, namespaces, name);
-  if (cached !== undefined && isRecord(cached.body)) return cached.body;
-  return liveObject(deps.operations, query.account, {
+  if (cached !== undefined && isRecord(cached.body))
+    return { object: cached.body, storedAt: cached.updatedAt };
+  // With no agent to ask, the store's answer stands for a kind it watches for the account; of a kind
+  // it does not watch it knows nothing, and the live read below says no agent can answer (503).
+  if (agentAway && (await watchesKind(deps, query.account, type))) return undefined;
+  const object = await liveObject(deps.operations, query.account, {
     apiVersion: type.apiVersion,
     kind: type.kind,
     ...(query.location === '' ? {} : { namespace: query.location }),
     name,
   });
+  return object === undefined ? undefined : { object };
 }
 
-/** The manifest; 404 when the cluster has no such object. */
+async function watchesKind(deps: ManifestReaderDeps, account: string, type: ObjectType): Promise<boolean> {
+  const watched = await deps.cache.kinds([account]);
+  return watched.some((k) => k.group === type.group && k.kind === type.kind);
+}
+
+/** The manifest; 404 when the cluster has no such object (or, with the agent away, the store has none). */
 export async function readManifest(deps: ManifestReaderDeps, query: ManifestQuery): Promise<ManifestRecord> {
   const { kind, name } = splitManifestName(query.name);
   const type = await resolveType(deps.kinds, query.account, kind);
-  const object = await findObject(deps, query, type, name);
-  if (object === undefined) {
+  const agentAway = !(await deps.operations.serves(query.account));
+  const found = await findObject(deps, query, type, name, agentAway);
+  if (found === undefined) {
     throw new HttpError(
       'NOT_FOUND',
       `Manifest (account: ${query.account}, location: ${query.location}, name: ${query.name}) not found`,
     );
   }
+  const { object, storedAt } = found;
   const metadata = isRecord(object.metadata) ? object.metadata : {};
   const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : '';
   const uid = typeof metadata.uid === 'string' ? metadata.uid : '';
   const { events, warnings } =
-    query.includeEvents && uid !== ''
-      ? await eventsOrWarning(deps, query.account, { uid, namespace })
-      : NO_EVENTS;
+    agentAway && storedAt !== undefined
+      ? { events: [], warnings: [storedCopyWarning(storedAt)] }
+      : query.includeEvents && uid !== ''
+        ? await eventsOrWarning(deps, query.account, { uid, namespace })
+        : NO_EVENTS;
   return { ...manifestRecord({ account: query.account, type, namespace, name, object, events }), warnings };
 }
 

@@ -18,7 +18,11 @@ export const manifestSchema = z
     moniker: monikerSchema,
     artifacts: z.array(artifactSchema),
     events: z.array(objectSchema).describe('the Events about the object, oldest first; empty unless asked'),
-    warnings: z.array(z.object({ type: z.string(), message: z.string() }).describe('Warning')),
+    warnings: z
+      .array(z.object({ type: z.string(), message: z.string() }).describe('Warning'))
+      .describe(
+        "what the record leaves out and why, e.g. a stored copy answered while the account's agent is away",
+      ),
     metrics: z.array(objectSchema).describe('always empty: cloudctl reads no pod metrics'),
   })
   .describe('OrchestratorManifest');
@@ -54,6 +58,19 @@ function monikerOf(type: ObjectType, name: string, object: Record<string, unknow
     ...(index.stack === null ? {} : { stack: index.stack }),
     ...(index.detail === null ? {} : { detail: index.detail }),
     ...(index.sequence === null ? {} : { sequence: index.sequence }),
+  };
+}
+
+export type ManifestWarning = ManifestRecord['warnings'][number];
+
+/**
+ * The warning of a manifest answered from cloudctl's store because no agent serves the account: the
+ * object is as the watch last brought it (`storedAt`), and what only the cluster can say is left out.
+ */
+export function storedCopyWarning(storedAt: Date): ManifestWarning {
+  return {
+    type: 'storedCopy',
+    message: `the account's agent is not connected: this is cloudctl's stored copy from ${storedAt.toISOString()}; events are not shown`,
   };
 }
 

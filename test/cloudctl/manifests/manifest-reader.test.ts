@@ -27,6 +27,10 @@ type Answer = { result: unknown } | { error: OperationFailure } | Error;
 
 function deps(options: {
   cached?: unknown;
+  /** No agent serves the account (the dispatcher's `serves` says false). */
+  away?: boolean;
+  /** The store watches ConfigMaps for the account (default true). */
+  watched?: boolean;
   answer: (request: OperationRequest) => Answer;
 }): ManifestReaderDeps & { sent: OperationRequest[] } {
   const sent: OperationRequest[] = [];
@@ -48,10 +52,15 @@ function deps(options: {
               name: 'settings',
               resourceVersion: '7',
               body: options.cached,
-              updatedAt: new Date(0),
+              updatedAt: new Date('2026-11-28T17:00:00Z'),
             },
+      kinds: async () =>
+        options.watched === false
+          ? []
+          : [{ account: 'prod', group: '', kind: 'ConfigMap', version: 'v1', namespaced: true, count: 1 }],
     },
     operations: {
+      serves: async () => options.away !== true,
       execute: async <T extends OperationType>(
         request: OperationRequest<T>,
       ): Promise<OperationOutcome<T>> => {
@@ -167,8 +176,35 @@ describe('reading one manifest', () => {
     ]);
   });
 
+  it("answers the stored copy while the account's agent is away, without asking it, saying so and since when", async () => {
+    for (const includeEvents of [true, false]) {
+      const d = deps({ cached: configMap, away: true, answer: () => new Error('the agent was asked') });
+      const record = await readManifest(d, { ...query, includeEvents });
+      expect(record).toMatchObject({ manifest: configMap, events: [], status: { stable: { state: true } } });
+      expect(record.warnings).toEqual([
+        {
+          type: 'storedCopy',
+          message:
+            "the account's agent is not connected: this is cloudctl's stored copy from 2026-11-28T17:00:00.000Z; events are not shown",
+        },
+      ]);
+      expect(d.sent).toEqual([]);
+    }
+  });
+
+  it('answers 404 while the agent is away for an object of a watched kind the store does not hold', async () => {
+    const d = deps({ away: true, answer: () => new Error('the agent was asked') });
+    const failure = await readManifest(d, query).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: 'NOT_FOUND' });
+    expect(d.sent).toEqual([]);
+  });
+
   it('fails with 503 when the object must come from the cluster and no agent serves the account', async () => {
-    const d = deps({ answer: () => new CloudctlError('AGENT_NOT_CONNECTED', 'no agent') });
+    const d = deps({
+      away: true,
+      watched: false,
+      answer: () => new CloudctlError('AGENT_NOT_CONNECTED', 'no agent'),
+    });
     const failure = await readManifest(d, query).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(HttpError);
     expect(failure).toMatchObject({ code: 'AGENT_UNAVAILABLE' });
