@@ -1,7 +1,12 @@
 // A manifest's status as Spinnaker's pipelines wait on it ("wait for manifest to stabilize"): stable,
 // paused, available, failed (and retryable, which Orca reads and nothing sets), each a state and a
 // message, computed per kind from the object as the cluster reports it. The rules and messages are
-// clouddriver's Kubernetes handlers' (KubernetesDeploymentHandler, ...); every other kind is stable.
+// clouddriver's Kubernetes handlers' (KubernetesDeploymentHandler, ...). Clouddriver calls every other
+// kind stable, so a pipeline waiting on a custom resource whose controller says `Ready: False` went on
+// as if it were done: those kinds are read as kstatus (sigs.k8s.io/cli-utils) reads any object, from
+// generic status — deletion, observedGeneration, and the conditions controllers conventionally write
+// (Stalled, Ready, Available, Degraded, Reconciling, Progressing). An object without them is stable,
+// as kstatus calls it Current. Every status that is not stable, or failed, says why in words.
 // Pure: tested per kind with objects shaped as the API server writes them.
 import { z } from 'zod';
 import { isRecord } from '../../lib/is-record.ts';
@@ -76,8 +81,9 @@ function deploymentStatus(object: Obj, status: Obj): ManifestStatus {
   if (paused !== undefined) result.paused = on(messageOf(paused));
   const unavailable = conditions.find((c) => lower(c.type) === 'available' && lower(c.status) === 'false');
   if (unavailable !== undefined) {
-    result.stable = off(messageOf(unavailable));
-    result.available = off(messageOf(unavailable));
+    const message = messageOf(unavailable) ?? 'Deployment does not have minimum availability';
+    result.stable = off(message);
+    result.available = off(message);
   }
   if (
     conditions.some((c) => lower(c.type) === 'progressing' && lower(c.reason) === 'progressdeadlineexceeded')
@@ -179,13 +185,66 @@ function jobStatus(object: Obj, status: Obj): ManifestStatus {
   const wanted = typeof completions === 'number' ? completions : 1;
   if (count(status.succeeded) >= wanted) return defaultStatus();
   const failed = conditionsOf(status).find((c) => lower(c.type) === 'failed' && lower(c.status) === 'true');
-  if (failed !== undefined) return { ...defaultStatus(), failed: on(messageOf(failed)) };
+  if (failed !== undefined) return { ...defaultStatus(), failed: on(messageOf(failed) ?? 'Job has failed') };
   return unstable('Waiting for jobs to finish');
+}
+
+/** "Ready is False (Reason): message", the condition in words. */
+function described(condition: Obj): string {
+  const type = typeof condition.type === 'string' ? condition.type : 'condition';
+  const status = typeof condition.status === 'string' ? condition.status : 'unset';
+  const reason =
+    typeof condition.reason === 'string' && condition.reason !== '' ? ` (${condition.reason})` : '';
+  const message = messageOf(condition);
+  return `${type} is ${status}${reason}${message ? `: ${message}` : ''}`;
+}
+
+/** Progressing reasons that say the progress is over, as controllers spell them (NewReplicaSetAvailable, Complete, Succeeded). */
+const PROGRESS_DONE = /complete|succe|available/i;
+
+/**
+ * kstatus's reading of a kind nobody wrote rules for, in its order: being deleted, a generation the
+ * controller has not observed, Stalled; then the conditions it leaves to each kind's rules, read the
+ * way controllers that write them mean them. Stable when none of them says otherwise.
+ */
+function genericStatus(kind: string, object: Obj): ManifestStatus {
+  const metadata = record(object.metadata);
+  if (typeof metadata.deletionTimestamp === 'string' && metadata.deletionTimestamp !== '')
+    return unstable(`${kind} is being deleted`);
+  const status = record(object.status);
+  const { generation } = metadata;
+  const observed = status.observedGeneration;
+  if (typeof generation === 'number' && typeof observed === 'number' && observed < generation)
+    return unstable(
+      `Waiting for the controller to observe generation ${generation} (it has observed ${observed})`,
+    );
+  const conditions = conditionsOf(status);
+  const find = (type: string, ...statuses: string[]) =>
+    conditions.find((c) => lower(c.type) === type && statuses.includes(lower(c.status)));
+  const stalled = find('stalled', 'true');
+  if (stalled !== undefined) return { ...unstable(described(stalled)), failed: on(described(stalled)) };
+  const deadline = find('progressing', 'false');
+  if (deadline !== undefined && lower(deadline.reason) === 'progressdeadlineexceeded')
+    return { ...unstable(described(deadline)), failed: on(described(deadline)) };
+  const notServing =
+    find('ready', 'false', 'unknown') ?? find('available', 'false') ?? find('degraded', 'true');
+  if (notServing !== undefined) {
+    const message = described(notServing);
+    return { ...unstable(message), available: off(message) };
+  }
+  const reconciling = find('reconciling', 'true');
+  if (reconciling !== undefined) return unstable(described(reconciling));
+  const progressing = find('progressing', 'true');
+  if (progressing !== undefined && !PROGRESS_DONE.test(String(progressing.reason ?? '')))
+    return unstable(described(progressing));
+  return defaultStatus();
 }
 
 /**
  * The status of an object of the kind (Kubernetes' spelling, `Deployment`) in the group. Clouddriver
  * reads a StatefulSet with the OnDelete strategy as stable before looking at its status at all.
+ * Kubernetes' own kinds without a rule stay stable, as clouddriver has them; custom kinds are read
+ * generically.
  */
 export function manifestStatus(group: string, kind: string, object: unknown): ManifestStatus {
   const body = record(object);
@@ -193,9 +252,17 @@ export function manifestStatus(group: string, kind: string, object: unknown): Ma
   if (key === 'apps/StatefulSet' && lower(record(record(body.spec).updateStrategy).type) === 'ondelete')
     return defaultStatus();
   const rules = RULES[key];
-  if (rules === undefined) return defaultStatus();
+  if (rules === undefined) return isCustomGroup(group) ? genericStatus(kind, body) : defaultStatus();
   if (!isRecord(body.status)) return noneReported();
   return rules(body, body.status);
+}
+
+/**
+ * Whether the group is not one of Kubernetes' own: a CRD's group has a dot (the API server requires
+ * one), and Kubernetes keeps `*.k8s.io` and `*.kubernetes.io` for its own APIs.
+ */
+function isCustomGroup(group: string): boolean {
+  return group.includes('.') && !group.endsWith('.k8s.io') && !group.endsWith('.kubernetes.io');
 }
 
 /** Kinds with rules, by `group/Kind`; Services, ConfigMaps and every other kind are stable. */
