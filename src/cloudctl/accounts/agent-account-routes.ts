@@ -105,8 +105,9 @@ export function agentAccountRoutes(deps: AgentAccountRouteDeps): Route[] {
           type: 'orchestrator',
           source: known.source,
           zoneId: agent?.zoneId ?? null,
+          // As for a cloudctl account's holders: an agent reporting the account FAILED does not serve it.
           agents:
-            agentId === undefined
+            agentId === undefined || failed
               ? []
               : [{ agentId, caching: (await deps.sessions.servingAgent(known.name)) === agentId }],
           pendingAgents: [],

@@ -194,16 +194,23 @@ export class DynamicAccountsApi {
     if (account.source === 'static-agent-config') {
       const stored = await store.agents.account(account.name);
       const connected = stored !== undefined && (await sessions.isConnected(stored.agentId));
+      const state = staticState(stored?.status, connected);
+      // `agents` are those confirmed to handle the account: an agent that reports it FAILED does
+      // not, as a FAILED holder of a cloudctl account is not listed either. Its words say why.
+      const failed = state === 'FAILED' && stored !== undefined;
       return {
         ...base,
+        lastAssignmentMsg: failed
+          ? `agent ${stored.agentId} cannot serve its static account: ${stored.statusMessage}`
+          : base.lastAssignmentMsg,
         source: 'static-agent-config',
         config: {
           name: account.name,
           permissions: { READ: [...account.permissions.read], WRITE: [...account.permissions.write] },
         },
-        agents: stored === undefined ? [] : [{ agentId: stored.agentId, caching: connected }],
+        agents: stored === undefined || failed ? [] : [{ agentId: stored.agentId, caching: connected }],
         pendingAgents: [],
-        state: staticState(stored?.status, connected),
+        state,
       };
     }
     const config: Record<string, unknown> = { ...(credentials?.definition ?? { name: account.name }) };

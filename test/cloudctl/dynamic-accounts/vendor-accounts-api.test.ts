@@ -268,6 +268,25 @@ describe('PATCH /vendor/accounts (activate)', () => {
     expect(fx.cp.plane.registry.sessionFor('act-clash')?.agentId).toBe('agent-a');
   });
 
+  it('lists no agent for a static account its agent reports FAILED, and gives the agent’s words', async () => {
+    const a = await fx.connect('agent-a', { zone: 'zone-a', statics: ['static-broken'] });
+    a.send({
+      accountStatus: { account: 'static-broken', state: 'FAILED', message: 'kubeconfig: no such file' },
+    });
+    const record = await fx.recordUntil('static-broken', (r) => r.state === 'FAILED');
+    expect(record).toMatchObject({
+      source: 'static-agent-config',
+      agents: [],
+      pendingAgents: [],
+      lastAssignmentMsg: 'agent agent-a cannot serve its static account: kubeconfig: no such file',
+    });
+    expect((await fx.root.get('/agents/orchestrator/accounts/static-broken')).body).toMatchObject({
+      status: 'FAILED',
+      agents: [],
+      errorMessage: 'kubeconfig: no such file',
+    });
+  });
+
   it('records a refusal in the agent’s words and does not send the account to that session again', async () => {
     await fx.define('act-refused');
     const a = await fx.connect('agent-a', { zone: 'zone-a' });
