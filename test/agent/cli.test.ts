@@ -10,9 +10,9 @@ import { writeConfig } from './config/config-fixture.ts';
 
 const run = promisify(execFile);
 
-async function exitOf(args: string[]) {
+async function exitOf(args: string[], env: NodeJS.ProcessEnv = {}) {
   try {
-    const agent = agentCommand(args);
+    const agent = agentCommand(args, env);
     const { stdout, stderr } = await run(agent.command, agent.args, { env: agent.env });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -76,6 +76,30 @@ describe('orch-agent binary', () => {
       blocker.close();
     }
   });
+
+  it.each([
+    [
+      'grpc_proxy',
+      'http://user:s3cret@[bad',
+      'grpc_proxy is not a URL: expected http://[user:password@]host:port',
+    ],
+    [
+      'HTTPS_PROXY',
+      'socks5://user:s3cret@proxy:1080',
+      'HTTPS_PROXY: only http:// proxies (HTTP CONNECT) are supported, not socks5:',
+    ],
+  ])(
+    'exits 1 naming %s when it is no http:// proxy, without a stack or its password',
+    async (name, value, words) => {
+      const file = writeConfig(
+        `cloudctl:\n  grpc: cloudctl.example:9091\n  insecure: true\nserver:\n  host: 127.0.0.1\n  port: ${await freePort()}\n`,
+      );
+      const result = await exitOf(['run', '--config', file], { [name]: value, NO_PROXY: '' });
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toBe(`orch-agent: ${words}`);
+      expect(result.stderr + result.stdout).not.toContain('s3cret');
+    },
+  );
 
   it.each(['SIGTERM', 'SIGINT'] as const)('runs until %s, then logs its stop and exits 0', async (signal) => {
     const file = writeConfig(

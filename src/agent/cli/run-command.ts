@@ -3,6 +3,7 @@
 import type { CliIo } from '../../lib/cli-io.ts';
 import { EXIT } from '../../lib/command-line.ts';
 import { checkReferencedFiles, formatIssue, loadConfig } from '../config/index.ts';
+import { ConnectionError } from '../connection/index.ts';
 import { runAgent } from '../main.ts';
 import { SideServerError } from '../observability/index.ts';
 
@@ -19,8 +20,12 @@ export async function runCommand(file: string, io: CliIo): Promise<number> {
   try {
     await runAgent(loaded, io, stop);
   } catch (error) {
-    if (!(error instanceof SideServerError)) throw error;
-    // A listener that cannot bind is a setting to change: reported like a config error.
+    const setting =
+      error instanceof SideServerError ||
+      (error instanceof ConnectionError && error.code === 'CLOUDCTL_PROXY');
+    if (!setting) throw error;
+    // A listener that cannot bind, or a proxy variable that is no URL, is a setting to change:
+    // reported like a config error, not as a crash with a stack.
     io.err(`orch-agent: ${error.message}`);
     return EXIT.invalidConfig;
   } finally {

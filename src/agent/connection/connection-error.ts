@@ -6,6 +6,8 @@ export const CONNECTION_ERRORS = {
   CLOUDCTL_TLS_FILE: 'a TLS file named in cloudctl.tls cannot be read or parsed',
   CLOUDCTL_TLS_KEY_PASSWORD: 'cloudctl.tls.clientKeyFilePassword does not decrypt the client key',
   CLOUDCTL_TOKEN_COMMAND: 'cloudctl.auth.tokenCommand failed or printed no token',
+  CLOUDCTL_PROXY:
+    'the proxy the environment names (grpc_proxy, HTTPS_PROXY, HTTP_PROXY) is not an http:// URL',
   CLOUDCTL_HANDSHAKE: 'the control plane did not answer hello with registered',
 } as const;
 

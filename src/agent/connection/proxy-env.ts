@@ -3,6 +3,7 @@
 // `NO_PROXY` lists. grpc-js reads only the lower-case names and only from process.env, so the agent
 // resolves the proxy itself and turns grpc-js's lookup off (see channel-options.ts).
 import { isIPv4 } from 'node:net';
+import { ConnectionError } from './connection-error.ts';
 
 export interface ProxyTarget {
   /** host:port of the proxy. */
@@ -70,10 +71,17 @@ export function proxyFor(target: string, env: Environment): ProxyTarget | undefi
   try {
     url = new URL(found.value.includes('://') ? found.value : `http://${found.value}`);
   } catch {
-    throw new Error(`${found.name} is not a URL`);
+    // The value is not repeated: a proxy URL may carry a password.
+    throw new ConnectionError(
+      'CLOUDCTL_PROXY',
+      `${found.name} is not a URL: expected http://[user:password@]host:port`,
+    );
   }
   if (url.protocol !== 'http:') {
-    throw new Error(`${found.name}: only http:// proxies (HTTP CONNECT) are supported, not ${url.protocol}`);
+    throw new ConnectionError(
+      'CLOUDCTL_PROXY',
+      `${found.name}: only http:// proxies (HTTP CONNECT) are supported, not ${url.protocol}`,
+    );
   }
   const proxy: ProxyTarget = {
     address: `${url.hostname}:${url.port === '' ? '80' : url.port}`,
