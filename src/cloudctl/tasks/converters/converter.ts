@@ -4,6 +4,7 @@
 // result object. Adding an operation name is one file in this folder and one line in index.ts.
 // One operation may take several agent steps (enableManifest patches a ReplicaSet and each of its
 // pods): they run in order as steps of the task, and the task stops at the first that fails.
+// Every payload takes null as absent in its optional fields (null-as-absent.ts), as clouddriver does.
 import type { z } from 'zod';
 import type {
   AccountDescription,
@@ -13,6 +14,7 @@ import type {
 } from '../../../contract/index.ts';
 import { CodedError } from '../../../lib/coded-error.ts';
 import type { ResolvedKind } from '../../caching/index.ts';
+import { nullAsAbsent } from './null-as-absent.ts';
 
 /** An agent operation a converter produces: the compiler checks its payload against its type's. */
 export type AgentStep = OperationCall & {
@@ -111,6 +113,8 @@ export interface OperationConverter {
 }
 
 export function defineConverter<S extends z.ZodType>(definition: ConverterDefinition<S>): OperationConverter {
-  // Callers pass only what `payload` parsed, so the erased payload type is the schema's output.
-  return definition as unknown as OperationConverter;
+  // Callers pass only what `payload` parsed, so the erased payload type is the schema's output; and
+  // reading null as absent changes what the schema takes, never what it gives.
+  const converter = { ...definition, payload: nullAsAbsent(definition.payload) };
+  return converter as unknown as OperationConverter;
 }

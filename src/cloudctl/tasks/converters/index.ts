@@ -6,6 +6,7 @@ import { deleteManifest } from './delete-manifest.ts';
 import { deployManifest } from './deploy/deploy-manifest.ts';
 import { disableManifest, enableManifest } from './enable-disable-manifest.ts';
 import { patchManifest } from './patch-manifest.ts';
+import { resizeServerGroup } from './resize-server-group.ts';
 import {
   pauseRolloutManifest,
   resumeRolloutManifest,
@@ -19,6 +20,7 @@ export const CONVERTERS: ReadonlyArray<OperationConverter> = [
   deployManifest,
   deleteManifest,
   scaleManifest,
+  resizeServerGroup,
   patchManifest,
   undoRolloutManifest,
   pauseRolloutManifest,
