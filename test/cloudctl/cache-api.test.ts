@@ -331,15 +331,38 @@ describe('POST /cache/orchestrator/manifest', () => {
     expect(unknown.body.message).toBe('no account named no-such-account');
   });
 
-  it('answers 404 for another cloud provider or on-demand type, and takes the type in any case', async () => {
+  it('answers 404 for another cloud provider, and takes the type in any case', async () => {
     await connectedAgent(['refresh-h']);
     const body = { account: 'refresh-h', location: 'ns1', name: 'service web' };
     const aws = await ops.post('/cache/aws/manifest', body);
     expect(aws.status).toBe(404);
     expect(aws.body.message).toContain("no cloud provider 'aws'");
-    expect((await ops.post('/cache/orchestrator/serverGroup', body)).status).toBe(404);
+    expect((await ops.post('/cache/aws/serverGroup', body)).status).toBe(404);
     expect((await ops.get('/cache/orchestrator/serverGroup')).status).toBe(404);
     expect((await ops.post('/cache/orchestrator/Manifest', body)).status).toBe(200);
+    const badManifest = await ops.post('/cache/orchestrator/MANIFEST', {
+      location: 'ns1',
+      name: 'service web',
+    });
+    expect(badManifest.status).toBe(400);
+    expect(badManifest.body.message).toMatch(/^body\.account: /);
+  });
+
+  it('answers a refresh of any other type as clouddriver does a type it has no handler for: 200, nothing cached, nothing asked', async () => {
+    const agent = await connectedAgent(['refresh-i']);
+    // What Orca sends after a server group stage; the account need not even exist, as nothing is read.
+    for (const [type, body] of [
+      ['serverGroup', { account: 'refresh-i', region: 'ns1', serverGroupName: 'replicaSet web-v001' }],
+      ['loadBalancer', { account: 'no-such-account', loadBalancerName: 'web' }],
+      ['Frobnicator', {}],
+    ] as const) {
+      const answer = await ops.post(`/cache/orchestrator/${type}`, body);
+      expect(answer.status, type).toBe(200);
+      expect(answer.body).toMatchObject({ cachedIdentifiersByType: {}, state: 'NOT_CACHED', request: null });
+      expect(answer.body.message).toContain(`nothing to refresh for type '${type}'`);
+    }
+    expect(agent.received.filter((m) => m.operation != null)).toEqual([]);
+    expect((await apiClient(cp.url).post('/cache/orchestrator/serverGroup', {})).status).toBe(401);
   });
 });
 
