@@ -23,6 +23,15 @@ import { startScheduler } from './kube-scheduler.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { type KubeletPki, writeKubeletPki } from './kubelet-pki.ts';
 import { createKwokNodes, readyKwokNodes, startKwok } from './kwok.ts';
+import {
+  aggregationArgs,
+  kwokMetricsArgs,
+  type MetricsPki,
+  registerMetricsApi,
+  resourceMetricsAnnotations,
+  startMetricsServer,
+  writeMetricsPki,
+} from './metrics-server.ts';
 import { createServiceAccountToken, type TokenOptions } from './service-account-token.ts';
 
 export interface StartClusterOptions {
@@ -49,6 +58,14 @@ export interface StartClusterOptions {
    * serves `pods/log` for pods bound to it (default false).
    */
   readonly fakeKubelet?: boolean;
+  /**
+   * Serve metrics.k8s.io (default false): metrics-server scraping kwok's simulated kubelet resource
+   * metrics, registered through the aggregation layer (metrics-server.ts). A pod's usage is its
+   * annotations `kwok.x-k8s.io/usage-cpu` and `kwok.x-k8s.io/usage-memory` (else 1m and 1Mi); its
+   * PodMetrics appear after metrics-server's second scrape (10 s apart). Not with `fakeKubelet`:
+   * kwok would give the fake kubelet's node its own port.
+   */
+  readonly metrics?: boolean;
 }
 
 /** Where the fake kubelet listens and what a test needs to speak to it directly. */
@@ -116,11 +133,19 @@ export interface Cluster {
  * Clients first, then the API server, then etcd. Signalled all at once, etcd would wait on the API
  * server's open streams until its grace period ran out; in this order a stop takes about a second.
  */
-const STOP_ORDER = [['kwok', 'kube-scheduler', 'kube-controller-manager'], ['kube-apiserver'], ['etcd']];
+const STOP_ORDER = [
+  ['metrics-server', 'kwok', 'kube-scheduler', 'kube-controller-manager'],
+  ['kube-apiserver'],
+  ['etcd'],
+];
 
 const defaultLog = (line: string) => process.stderr.write(`[cluster] ${line}\n`);
 
 export async function startCluster(options: StartClusterOptions = {}): Promise<Cluster> {
+  if (options.metrics && options.fakeKubelet)
+    throw new Error(
+      'startCluster: `metrics` and `fakeKubelet` cannot be combined (both serve as the kubelet)',
+    );
   const log = options.log ?? defaultLog;
   const timeoutMs = options.timeoutMs ?? 60_000;
   const elapsed = stopwatch();
@@ -141,6 +166,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
     await mkdir(join(dir, 'logs'));
     const credentials = await writeCredentials(dir);
     const kubeletPki: KubeletPki | undefined = options.fakeKubelet ? await writeKubeletPki(dir) : undefined;
+    const metricsPki: MetricsPki | undefined = options.metrics ? await writeMetricsPki(dir) : undefined;
     const etcd = await retryOnPortCollision(async () =>
       startEtcd({ binaries, dir, clientPort: await freePort(), peerPort: await freePort() }),
     );
@@ -158,6 +184,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
         ...(options.featureGates === undefined ? {} : { featureGates: options.featureGates }),
         ...(options.auditLog ? { auditLog: true } : {}),
         ...(kubeletPki === undefined ? {} : { kubelet: kubeletPki }),
+        ...(metricsPki === undefined ? {} : { extraArgs: aggregationArgs(metricsPki) }),
       };
       return { spec, api: await startApiServer(spec, timeoutMs) };
     });
@@ -176,14 +203,19 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
     const admin = new ApiClient({ server: api.server, ca: api.ca, token: credentials.adminToken });
     client = admin;
 
+    const kwokMetricsPort = metricsPki === undefined ? undefined : await freePort();
+    const kwokExtraArgs =
+      metricsPki === undefined || kwokMetricsPort === undefined
+        ? []
+        : await kwokMetricsArgs(metricsPki, kwokMetricsPort);
     const [controllerManager, , kwok] = await Promise.all([
       startControllerManager({ binaries, dir, kubeconfigPath, caFile, credentials }).then(track),
       startScheduler({ binaries, dir, kubeconfigPath }).then(track),
-      startKwok({ binaries, dir, kubeconfigPath }).then(track),
+      startKwok({ binaries, dir, kubeconfigPath, extraArgs: kwokExtraArgs }).then(track),
     ]);
 
     const kwokNodes = async (count: number): Promise<string[]> => {
-      const names = await createKwokNodes(admin, count);
+      const names = await createKwokNodes(admin, count, metricsPki ? resourceMetricsAnnotations : undefined);
       await kwok.until(
         `${count} Ready kwok nodes`,
         async () => {
@@ -213,6 +245,15 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
         timeoutMs,
       ),
     ]);
+    if (metricsPki !== undefined) {
+      const reaper = binaries.path('reaper');
+      const { server, port } = await retryOnPortCollision(async () => {
+        const port = await freePort();
+        const spec = { reaper, dir, kubeconfigPath, pki: metricsPki, port };
+        return { server: track(await startMetricsServer(spec, timeoutMs)), port };
+      });
+      await registerMetricsApi(admin, server, { pki: metricsPki, port, timeoutMs });
+    }
     const startMs = elapsed.ms();
     log(
       `started in ${elapsed()} (etcd ready at ${etcdReady}, kube-apiserver at ${apiReady}); ` +

@@ -32,6 +32,8 @@ export interface ApiServerSpec {
   readonly auditLog?: boolean;
   /** Certificates to reach the fake kubelet with (kubelet-pki.ts); without, kubelets are unreachable. */
   readonly kubelet?: KubeletPki;
+  /** More flags, e.g. the aggregation layer's (metrics-server.ts's `aggregationArgs`). */
+  readonly extraArgs?: readonly string[];
 }
 
 /**
@@ -83,6 +85,7 @@ export function apiServerArgs(spec: ApiServerSpec): string[] {
       ? [`--audit-policy-file=${auditPolicyFile(spec.dir)}`, `--audit-log-path=${auditLogFile(spec.dir)}`]
       : []),
     ...(spec.kubelet === undefined ? [] : kubeletArgs(spec.kubelet)),
+    ...(spec.extraArgs ?? []),
   ];
 }
 

@@ -18,6 +18,8 @@ export interface KwokSpec {
   readonly binaries: Binaries;
   readonly dir: string;
   readonly kubeconfigPath: string;
+  /** More flags, e.g. serving simulated resource metrics (metrics-server.ts's `kwokMetricsArgs`). */
+  readonly extraArgs?: readonly string[];
 }
 
 export async function startKwok(spec: KwokSpec): Promise<ClusterProcess> {
@@ -36,6 +38,7 @@ export async function startKwok(spec: KwokSpec): Promise<ClusterProcess> {
         // Heartbeats as node leases, as kubelets do; the node lifecycle controller reads them.
         '--node-lease-duration-seconds=40',
         '--cidr=10.244.0.0/16',
+        ...(spec.extraArgs ?? []),
       ],
     },
     spec.binaries.path('reaper'),
@@ -43,13 +46,13 @@ export async function startKwok(spec: KwokSpec): Promise<ClusterProcess> {
 }
 
 /** A fake node as kwok documents it, without the NoSchedule taint: there are no real nodes to prefer. */
-export function kwokNode(name: string): object {
+export function kwokNode(name: string, annotations: Record<string, string> = {}): object {
   return {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: {
       name,
-      annotations: { [KWOK_NODE_ANNOTATION]: 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
+      annotations: { [KWOK_NODE_ANNOTATION]: 'fake', 'node.alpha.kubernetes.io/ttl': '0', ...annotations },
       labels: {
         'kubernetes.io/arch': 'amd64',
         'kubernetes.io/os': 'linux',
@@ -88,11 +91,20 @@ export async function readyKwokNodes(client: ApiClient): Promise<string[]> {
     .map((node) => node.metadata.name);
 }
 
-/** Creates `kwok-node-0` … `kwok-node-<count-1>` where missing; existing ones are left alone. */
-export async function createKwokNodes(client: ApiClient, count: number): Promise<string[]> {
+/**
+ * Creates `kwok-node-0` … `kwok-node-<count-1>` where missing; existing ones are left alone.
+ * `annotations` gives each node's extra annotations (e.g. where its resource metrics are served).
+ */
+export async function createKwokNodes(
+  client: ApiClient,
+  count: number,
+  annotations: (node: string) => Record<string, string> = () => ({}),
+): Promise<string[]> {
   const names = Array.from({ length: count }, (_, i) => `${KWOK_NODE_PREFIX}${i}`);
   for (const name of names) {
-    const response = await client.request('POST', '/api/v1/nodes', { body: kwokNode(name) });
+    const response = await client.request('POST', '/api/v1/nodes', {
+      body: kwokNode(name, annotations(name)),
+    });
     if (response.status !== 201 && response.status !== 409) {
       throw new Error(`create node ${name}: HTTP ${response.status}: ${response.text}`);
     }

@@ -23,6 +23,12 @@ export const TEST_GO_COMMANDS: ReadonlyArray<GoCommand> = [
     name: 'hydra',
     tags: ['sqlite'],
   },
+  {
+    // metrics-server, the metrics.k8s.io source of clusters started with `metrics: true`
+    // (test/cluster/metrics-server.ts); its own module, as its k8s.io versions are not the cluster's.
+    moduleDir: fileURLToPath(new URL('../cluster/metrics-server/', import.meta.url)),
+    name: 'metrics-server',
+  },
 ];
 
 export interface GoCommand {
