@@ -167,7 +167,7 @@ export async function startControlPlane(
     caching,
     tasks,
     deployments,
-    sessionsFeature({ ...base, ...sessionDeps, accountsDropped: caching.forgetAccounts }),
+    sessionsFeature({ ...base, ...sessionDeps, sessions, accountsDropped: caching.forgetAccounts }),
     manifestsFeature({ stores, guard, operations }),
     readModelFeature({ stores, guard, operations }),
     credentialsFeature({ store: stores, directory, now, changed: credentialsChanged(placement) }),

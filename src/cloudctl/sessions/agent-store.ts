@@ -145,6 +145,29 @@ export class AgentStore {
     }));
   }
 
+  /**
+   * Forgets an agent and the accounts recorded as its own, in one step: what `DELETE /agents/{id}`
+   * does for an agent that will not come back. Answers the account names forgotten, or undefined
+   * when no agent of that id is recorded. An agent connecting later under the id registers anew.
+   */
+  async retire(agentId: string): Promise<string[] | undefined> {
+    const forgotten = await this.#db.transaction().execute(async (tx) => {
+      const accounts = await tx
+        .deleteFrom('accounts')
+        .where('agent_id', '=', agentId)
+        .returning('name')
+        .execute();
+      const agent = await tx
+        .deleteFrom('agents')
+        .where('id', '=', agentId)
+        .returning('id')
+        .executeTakeFirst();
+      return agent === undefined ? undefined : accounts.map((row) => row.name).sort();
+    });
+    if (forgotten !== undefined) this.#accountChanges.changed();
+    return forgotten;
+  }
+
   /** Every account an agent registered or was assigned, by name. */
   async accounts(): Promise<StoredAccount[]> {
     const rows = await this.#db.selectFrom('accounts').selectAll().orderBy('name').execute();

@@ -20,8 +20,9 @@ import type {
   DynamicAccountSettings,
   SessionAccount,
 } from './agent-registry.ts';
-import type { AccountRegistration, AgentStore } from './agent-store.ts';
+import type { AgentStore } from './agent-store.ts';
 import type { SessionListener } from './session-listener.ts';
+import { handOverStaticAccounts, staticAccounts } from './static-account-handover.ts';
 
 /** What the session service uses: passed in, so tests can drive the clock and read the logs. */
 export interface SessionRpcDeps {
@@ -78,12 +79,6 @@ function dynamicAccountsOf(hello: Hello__Output): DynamicAccountSettings {
 }
 
 /** The accounts the store records as the agent's own: those of its config file. */
-function staticAccounts(accounts: readonly SessionAccount[]): AccountRegistration[] {
-  return accounts
-    .filter((account) => account.source === 'static-agent-config')
-    .map(({ source: _source, ...account }) => account);
-}
-
 /**
  * One agent's stream, from its hello to its end: registers the agent, answers with the accounts it
  * caches, keeps the heartbeat, and takes the reports that follow, one message at a time in order.
@@ -294,16 +289,11 @@ class SessionStream {
       const kept = older.accounts.filter((a) => a.source !== 'static-agent-config' || listed.has(a.name));
       if (kept.length !== older.accounts.length) registry.setAccounts(older.sessionId, kept);
     }
-    const gone: string[] = [];
-    for (const name of dropped) {
-      const other = registry
-        .newestSessions()
-        .filter((s) => s.agentId !== this.#agentId)
-        .flatMap((s) => staticAccounts(s.accounts).map((account) => ({ agentId: s.agentId, account })))
-        .find(({ account }) => account.name === name);
-      if (other === undefined) gone.push(name);
-      else await store.agents.assign(other.agentId, [other.account], now);
-    }
+    const gone = await handOverStaticAccounts(dropped, this.#agentId, {
+      registry,
+      agents: store.agents,
+      now,
+    });
     if (gone.length === 0) return;
     this.#log.info({ accounts: gone }, "accounts the agent's hello no longer lists have left cloudctl");
     // Their records are gone already; a failed eviction leaves stale rows, not a failed session.

@@ -1,14 +1,22 @@
 // The sessions feature's factory: the orchagent.v1.AgentSession service, one long-lived stream per
-// agent. It holds nothing of its own to close: the sessions end when the gRPC endpoint closes.
+// agent, and DELETE /agents/{id}, which retires an agent gone for good. It holds nothing of its own to
+// close: the sessions end when the gRPC endpoint closes.
 import { serviceDefinitions } from '../../proto/index.ts';
 import type { Feature } from '../feature.ts';
 import type { GrpcService } from '../grpc/index.ts';
+import type { Route } from '../http/index.ts';
+import { agentRetirementRoute } from './agent-retirement-route.ts';
+import type { SessionFinder } from './session-finder.ts';
 import { type SessionRpcDeps, sessionHandlers } from './session-rpc.ts';
 
-export type SessionsFeatureDeps = SessionRpcDeps;
+export interface SessionsFeatureDeps extends SessionRpcDeps {
+  /** Whether an agent is connected to any replica (an agent is retired only when it is not). */
+  sessions: Pick<SessionFinder, 'isConnected'>;
+}
 
 export interface SessionsFeature extends Feature {
   services: GrpcService[];
+  routes: Route[];
 }
 
 export function sessionsFeature(deps: SessionsFeatureDeps): SessionsFeature {
@@ -17,5 +25,6 @@ export function sessionsFeature(deps: SessionsFeatureDeps): SessionsFeature {
     name: 'sessions',
     phase: 'services',
     services: [{ name: 'orchagent.v1.AgentSession', definition: serviceDefinitions().session, handlers }],
+    routes: [agentRetirementRoute(deps)],
   };
 }

@@ -205,3 +205,59 @@ function moveB(): Record<string, unknown> {
     permissions: { READ: ['dev'], WRITE: ['ops'] },
   };
 }
+
+describe('DELETE /agents/{agentId}: retiring an agent gone for good', () => {
+  /** DELETE /agents/agent-c once the closed session has ended on the server. */
+  async function retireOnceDisconnected() {
+    for (let i = 0; i < 100; i++) {
+      const answer = await fx.root.delete('/agents/agent-c');
+      if (answer.status !== 409) return answer;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('agent-c still counts as connected after 5 s');
+  }
+
+  it('refuses a connected agent (409) and a non-admin (403)', async () => {
+    await fx.connect('agent-c', { zone: 'zone-c', statics: ['kept-c'] });
+    const connected = await fx.root.delete('/agents/agent-c');
+    expect(connected.status).toBe(409);
+    expect(connected.body.message).toBe(
+      "agent agent-c is connected: stop it (uninstall it) first; a connected agent's next hello would bring its accounts back",
+    );
+    expect((await fx.olaf.delete('/agents/agent-c')).status).toBe(403);
+    expect(await credentialNames()).toContain('kept-c');
+  });
+
+  it('takes its static accounts out of every list and cache, frees their names, and forgets the agent', async () => {
+    const agent = await fx.connect('agent-c', { zone: 'zone-c', statics: ['gone-a', 'gone-b'] });
+    await cacheOne(agent, ['gone-a', 'gone-b']);
+    const { cache } = fx.cp.plane.store;
+    expect(await cache.count('gone-a')).toBe(1);
+    agent.close();
+    // Away: its accounts stay, ORPHANED, and their names are taken.
+    expect((await fx.root.get('/vendor/accounts/gone-a')).body.state).toBe('ORPHANED');
+
+    const retired = await retireOnceDisconnected();
+    expect(retired.status).toBe(200);
+    expect(retired.body).toEqual({ agentId: 'agent-c', accounts: ['gone-a', 'gone-b'] });
+    expect(await credentialNames()).not.toContain('gone-a');
+    for (const path of [
+      '/credentials/gone-a',
+      '/vendor/accounts/gone-b',
+      '/agents/orchestrator/accounts/gone-a',
+    ])
+      expect((await fx.root.get(path)).status, path).toBe(404);
+    expect(await cache.count('gone-a')).toBe(0);
+    expect(await cache.count('gone-b')).toBe(0);
+    const introspected = (await fx.root.get('/cache/introspection')).body as Array<{ account: string }>;
+    expect(introspected.map((r) => r.account)).not.toContain('gone-a');
+    expect((await fx.cp.plane.store.agents.agents()).map((a) => a.id)).not.toContain('agent-c');
+    // The name is free for a cloudctl account.
+    expect((await fx.root.post('/credentials', { ...moveB(), name: 'gone-a' })).status).toBe(200);
+    // Retired twice: no such agent. Connecting later under the id is a new agent.
+    expect((await fx.root.delete('/agents/agent-c')).status).toBe(404);
+    await fx.connect('agent-c', { zone: 'zone-c', statics: ['new-c'] });
+    expect(await credentialNames()).toEqual(expect.arrayContaining(['gone-a', 'new-c']));
+    expect(await credentialNames()).not.toContain('gone-b');
+  });
+});
