@@ -1,5 +1,6 @@
 // An account's spinnakerKindMap: clouddriver's kinds with their Spinnaker kinds, and the account's
-// custom kinds (declared or cached) as unclassified; native kinds without a handler are left out.
+// custom kinds (declared, defined by a cached CRD, or cached) as unclassified, keyed in lower case as
+// clients look them up (`crontab.stable.example.com`); native kinds without a handler are left out.
 import { describe, expect, it } from 'vitest';
 import { spinnakerKindMap } from '../../src/cloudctl/credentials/spinnaker-kind-map.ts';
 
@@ -33,7 +34,7 @@ describe('spinnakerKindMap', () => {
     });
   });
 
-  it('adds declared and cached custom kinds as unclassified, not cached native kinds without a handler', () => {
+  it('adds declared, defined and cached custom kinds as unclassified, not cached native kinds without a handler', () => {
     const map = spinnakerKindMap(
       [
         cached('argoproj.io', 'v1alpha1', 'Rollout'),
@@ -41,9 +42,12 @@ describe('spinnakerKindMap', () => {
         cached('apps', 'v1', 'ReplicaSet'),
       ],
       { customResourceDefinitions: [{ kind: 'CronTab.stable.example.com', scope: 'Namespaced' }] },
+      [{ account: 'prod', group: 'cert-manager.io', kind: 'Certificate' }],
     );
-    expect(map['Rollout.argoproj.io']).toBe('unclassified');
-    expect(map['CronTab.stable.example.com']).toBe('unclassified');
+    expect(map['rollout.argoproj.io']).toBe('unclassified');
+    expect(map['crontab.stable.example.com']).toBe('unclassified');
+    expect(map['certificate.cert-manager.io']).toBe('unclassified');
+    expect(map).not.toHaveProperty('CronTab.stable.example.com');
     expect(map).not.toHaveProperty('endpoints');
     expect(map.replicaSet).toBe('serverGroups');
   });

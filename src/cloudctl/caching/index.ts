@@ -23,6 +23,7 @@ export { type CachingFeature, type CachingFeatureDeps, cachingFeature } from './
 export { type CachingRpcDeps, cachingHandlers } from './caching-rpc.ts';
 export { IngestRate, type IngestRateOptions } from './ingest-rate.ts';
 export {
+  type DefinedKind,
   isBuiltInKind,
   KindResolver,
   manifestNameSchema,

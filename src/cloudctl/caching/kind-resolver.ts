@@ -2,15 +2,30 @@
 // `replicaSet`, aliases such as `deploy` and `svc`), `Kind.group` for the rest
 // (`Rollout.argoproj.io`), and an object as "<kind> <name>". The agent needs apiVersion and kind.
 // A kind cached for the account is read through the version its objects were cached with (the one
-// the agent watches); other built-in kinds come from a table; any other kind only from the cache.
+// the agent watches); other built-in kinds come from a table; a custom kind from the cache, or from
+// its CustomResourceDefinition when the cache holds the CRD but no object of the kind yet (just
+// deployed: the agent lists a new kind only once it has noticed it).
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import type { CacheTables } from './cache-tables.ts';
+import { crdKind } from './crd-kind.ts';
 
 export interface ResolvedKind {
   apiVersion: string;
   kind: string;
+  /** Whether its objects live in namespaces, where the kind's CRD says so. */
+  namespaced?: boolean;
 }
+
+/** A custom kind an account's cached CustomResourceDefinition defines. */
+export interface DefinedKind {
+  account: string;
+  group: string;
+  /** Kubernetes' spelling, `CronTab`. */
+  kind: string;
+}
+
+const CRD = { group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition' } as const;
 
 const BUILT_IN: ReadonlyArray<[apiVersion: string, kind: string, aliases: string[]]> = [
   ['v1', 'Pod', ['po']],
@@ -127,11 +142,59 @@ export class KindResolver {
       .where(sql<string>`lower(kind)`, '=', kind.toLowerCase());
     if (group !== undefined) query = query.where('api_group', '=', group);
     const row = await query.limit(1).executeTakeFirst();
-    if (row === undefined) return undefined;
+    if (row === undefined)
+      return group === undefined ? undefined : this.#fromDefinition(account, kind, group);
     return {
       apiVersion: row.api_group === '' ? row.api_version : `${row.api_group}/${row.api_version}`,
       kind: row.kind,
     };
+  }
+
+  /**
+   * Custom kinds the accounts' cached CRDs define. Only the two names are read out of each body, in
+   * the database: a CRD's schema can weigh hundreds of kilobytes.
+   */
+  async definedKinds(accounts: readonly string[]): Promise<DefinedKind[]> {
+    if (accounts.length === 0) return [];
+    const spec = sql`cast(body as json) -> 'spec'`;
+    const rows = await this.#db
+      .selectFrom('resources')
+      .select([
+        'account',
+        sql<string | null>`${spec} ->> 'group'`.as('group'),
+        sql<string | null>`${spec} -> 'names' ->> 'kind'`.as('kind'),
+      ])
+      .where('account', 'in', accounts)
+      .where('api_group', '=', CRD.group)
+      .where('kind', '=', CRD.kind)
+      .execute();
+    return rows.flatMap((r) =>
+      r.group === null || r.kind === null ? [] : [{ account: r.account, group: r.group, kind: r.kind }],
+    );
+  }
+
+  /** A custom kind no object of which is cached, from the account's cached CRD of it. */
+  async #fromDefinition(account: string, kind: string, group: string): Promise<ResolvedKind | undefined> {
+    // A CRD is named `<plural>.<group>`: the name narrows the bodies read to the group's CRDs.
+    const rows = await this.#db
+      .selectFrom('resources')
+      .select('body')
+      .where('account', '=', account)
+      .where('api_group', '=', CRD.group)
+      .where('kind', '=', CRD.kind)
+      .where('name', 'like', `%.${group}`)
+      .execute();
+    for (const row of rows) {
+      const defined = crdKind(parseBody(row.body));
+      if (defined?.group !== group || defined.kind.toLowerCase() !== kind.toLowerCase()) continue;
+      if (defined.version === undefined) return undefined;
+      return {
+        apiVersion: `${group}/${defined.version}`,
+        kind: defined.kind,
+        namespaced: defined.namespaced,
+      };
+    }
+    return undefined;
   }
 
   /** A built-in kind as cached for the account, where the cluster serves it at another version. */
@@ -147,5 +210,13 @@ export class KindResolver {
       .executeTakeFirst();
     if (row === undefined) return undefined;
     return { apiVersion: group === '' ? row.api_version : `${group}/${row.api_version}`, kind: builtIn.kind };
+  }
+}
+
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }

@@ -8,17 +8,26 @@
 // (no READ, no WRITE) may be written by any authenticated user.
 import { type AccountDirectory, AccountGuard, type KnownAccount } from '../accounts/index.ts';
 import { mayAccess, type Principal } from '../auth/index.ts';
-import type { CacheStore } from '../caching/index.ts';
+import type { CacheStore, KindResolver } from '../caching/index.ts';
 import { HttpError } from '../http/index.ts';
 import type { AgentStore } from '../sessions/index.ts';
+import { accountNamespaces } from './account-namespaces.ts';
 import type { CredentialStore, CredentialsRevision } from './credential-store.ts';
 import { type CredentialsDefinition, ORCHESTRATOR, permissionsOf } from './credentials-definition.ts';
 import { type AccountView, agentAccountView, credentialsView } from './credentials-view.ts';
 import { spinnakerKindMap } from './spinnaker-kind-map.ts';
 
 export interface CredentialsDeps {
-  /** The cache tells which custom kinds an account holds, for its `spinnakerKindMap`. */
-  store: { agents: AgentStore; credentials: CredentialStore; cache: Pick<CacheStore, 'kinds'> };
+  /**
+   * The cache tells which custom kinds an account holds and which CRDs define more, for its
+   * `spinnakerKindMap`, and which namespaces it sees, for its `namespaces`.
+   */
+  store: {
+    agents: AgentStore;
+    credentials: CredentialStore;
+    cache: Pick<CacheStore, 'kinds' | 'namespaces'>;
+    kinds: Pick<KindResolver, 'definedKinds'>;
+  };
   /** Every account, agents' first: the one that answers "does this name exist, and whose is it". */
   directory: AccountDirectory;
   now: () => Date;
@@ -67,22 +76,34 @@ export class Credentials {
         if (stored !== undefined) views.push(agentAccountView(stored, expand));
       }
     }
-    return expand ? this.#withKindMaps(views, definitions) : views;
+    return expand ? this.#expanded(views, definitions) : views;
   }
 
-  /** Expanded views with each account's `spinnakerKindMap`; one read of the cache for them all. */
-  async #withKindMaps(
+  /**
+   * Expanded views with each account's `spinnakerKindMap` (one read of the cache for them all) and
+   * its `namespaces`.
+   */
+  async #expanded(
     views: AccountView[],
     definitions: ReadonlyMap<string, { definition: Record<string, unknown> }>,
   ): Promise<AccountView[]> {
-    const cached = await this.#deps.store.cache.kinds(views.map((v) => v.name));
-    return views.map((view) => ({
-      ...view,
-      spinnakerKindMap: spinnakerKindMap(
-        cached.filter((k) => k.account === view.name),
-        definitions.get(view.name)?.definition,
-      ),
-    }));
+    const { cache, kinds } = this.#deps.store;
+    const names = views.map((v) => v.name);
+    const [cached, defined] = await Promise.all([cache.kinds(names), kinds.definedKinds(names)]);
+    return Promise.all(
+      views.map(async (view) => {
+        const definition = definitions.get(view.name)?.definition;
+        return {
+          ...view,
+          namespaces: await accountNamespaces(cache, view.name, definition),
+          spinnakerKindMap: spinnakerKindMap(
+            cached.filter((k) => k.account === view.name),
+            definition,
+            defined.filter((k) => k.account === view.name),
+          ),
+        };
+      }),
+    );
   }
 
   /** One account, expanded. */
@@ -95,7 +116,7 @@ export class Credentials {
         ? defined && credentialsView(defined, true)
         : await store.agents.account(name).then((s) => s && agentAccountView(s, true));
     if (view === undefined) throw new HttpError('NOT_FOUND', `no account named ${name}`);
-    const [expanded] = await this.#withKindMaps([view], new Map(defined ? [[name, defined]] : []));
+    const [expanded] = await this.#expanded([view], new Map(defined ? [[name, defined]] : []));
     return expanded ?? view;
   }
 

@@ -21,6 +21,12 @@ export const accountViewSchema = z
     requiredGroupMembership: z.array(z.string()).describe('always empty; permissions replace it'),
     challengeDestructiveActions: z.boolean(),
     primaryAccount: z.boolean(),
+    namespaces: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'expanded only: the namespaces Deck offers for the account: those it lists, else those cloudctl sees in its cluster, less those it omits',
+      ),
     spinnakerKindMap: z
       .record(z.string(), z.string())
       .optional()
