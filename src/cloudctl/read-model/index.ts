@@ -1,6 +1,7 @@
 // The read model: Spinnaker's Kubernetes-provider view of the cache (applications, clusters, server
 // groups, load balancers, instances, security groups, raw resources, search), derived at ingest
 // into read_objects and answered over HTTP from that index alone. docs/read-model.md has the mapping.
+export { jobProperties } from './job-properties.ts';
 export {
   indexObject,
   MONIKER,
