@@ -6,6 +6,7 @@
 import { isRecord } from '../../lib/is-record.ts';
 import { type CacheStore, type KindResolver, spinnakerKind, splitManifestName } from '../caching/index.ts';
 import { HttpError } from '../http/index.ts';
+import { podContainerMetrics } from '../read-model/index.ts';
 import { type LiveReads, liveEvents, liveObject } from './live-reads.ts';
 import { type ManifestRecord, manifestRecord, type ObjectType, storedCopyWarning } from './manifest-view.ts';
 
@@ -107,7 +108,13 @@ export async function readManifest(deps: ManifestReaderDeps, query: ManifestQuer
       : query.includeEvents && uid !== ''
         ? await eventsOrWarning(deps, query.account, { uid, namespace })
         : NO_EVENTS;
-  return { ...manifestRecord({ account: query.account, type, namespace, name, object, events }), warnings };
+  // clouddriver reads a pod's metrics (kubectl top) only with its events; ours are the store's latest.
+  const metrics =
+    query.includeEvents && type.group === '' && type.kind === 'Pod'
+      ? await podContainerMetrics(deps.cache, { account: query.account, namespace, name })
+      : [];
+  const parts = { account: query.account, type, namespace, name, object, events, metrics };
+  return { ...manifestRecord(parts), warnings };
 }
 
 const NO_EVENTS = { events: [], warnings: [] };

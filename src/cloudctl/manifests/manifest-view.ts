@@ -2,7 +2,12 @@
 // location, the object itself, its status, moniker, artifacts, events, warnings, metrics) and the
 // coordinates its dynamic lookups answer. Built from one object as the cluster has it; pure.
 import { z } from 'zod';
-import { indexObject, monikerSchema } from '../read-model/index.ts';
+import {
+  type ContainerMetric,
+  containerMetricSchema,
+  indexObject,
+  monikerSchema,
+} from '../read-model/index.ts';
 import { type Artifact, artifactSchema, manifestArtifacts } from './manifest-artifacts.ts';
 import { type ManifestStatus, manifestStatus, manifestStatusSchema } from './manifest-status.ts';
 
@@ -23,7 +28,11 @@ export const manifestSchema = z
       .describe(
         "what the record leaves out and why, e.g. a stored copy answered while the account's agent is away",
       ),
-    metrics: z.array(objectSchema).describe('always empty: cloudctl reads no pod metrics'),
+    metrics: z
+      .array(containerMetricSchema)
+      .describe(
+        "a pod's latest metrics per container, from its account's agent (`metrics: true`); empty for other kinds and with includeEvents=false, as clouddriver's",
+      ),
   })
   .describe('OrchestratorManifest');
 export type ManifestRecord = z.infer<typeof manifestSchema>;
@@ -81,6 +90,8 @@ export interface ManifestParts {
   name: string;
   object: Record<string, unknown>;
   events: Record<string, unknown>[];
+  /** A pod's containers' metrics; none for other kinds. */
+  metrics?: ContainerMetric[];
 }
 
 export function manifestRecord(parts: ManifestParts): ManifestRecord {
@@ -97,6 +108,6 @@ export function manifestRecord(parts: ManifestParts): ManifestRecord {
     artifacts,
     events: parts.events,
     warnings: [],
-    metrics: [],
+    metrics: parts.metrics ?? [],
   };
 }

@@ -12,6 +12,15 @@ export {
   type Role,
   selects,
 } from './object-mapping.ts';
+export {
+  type ContainerMetric,
+  containerMetricSchema,
+  containerMetrics,
+  type PodUsage,
+  podContainerMetrics,
+  podMetricsKey,
+  podUsage,
+} from './pod-metrics.ts';
 export { ReadIndex } from './read-index.ts';
 export { type IndexedObject, ReadModel } from './read-model.ts';
 export { type ReadModelFeature, type ReadModelFeatureDeps, readModelFeature } from './read-model-feature.ts';

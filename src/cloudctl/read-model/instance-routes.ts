@@ -2,10 +2,13 @@
 // pod's container logs, which the cache does not hold: read through the account's agent (`logs`),
 // one container after another. A container whose log cannot be read gets the reason as its output,
 // as clouddriver answers (200, the error in the text), so one bad container does not hide the others.
-// The id is Spinnaker's "pod <name>" or the pod's bare name.
+// The id is Spinnaker's "pod <name>" or the pod's bare name. The instance also carries the pod's latest
+// metrics from the store (`metrics`, the shape of GET /manifests' `metrics`): clouddriver's Instance has
+// none and Deck reads them from the manifest, but a client reading the instance needs no second call.
 import { z } from 'zod';
 import { defineRoute, errorBodySchema, HttpError, type Route } from '../http/index.ts';
 import { askAgent } from '../operations/index.ts';
+import { containerMetricSchema, podContainerMetrics } from './pod-metrics.ts';
 import { instanceSchema } from './records.ts';
 import type { ReadRouteDeps } from './route-deps.ts';
 import { instanceOf } from './views.ts';
@@ -23,6 +26,16 @@ const consoleSchema = z
       .describe('one entry per container, in the order of the pod spec'),
   })
   .describe('ConsoleOutput');
+
+const instanceDetailsSchema = instanceSchema
+  .extend({
+    metrics: z
+      .array(containerMetricSchema)
+      .describe(
+        "the pod's latest metrics per container; empty unless its account sends metrics (`metrics: true`)",
+      ),
+  })
+  .describe('InstanceDetails');
 
 /** At most this much of each container's log, its end (the agent's limit is 16 MiB). */
 const LOG_LIMIT_BYTES = 1 << 20;
@@ -62,13 +75,14 @@ export function instanceRoutes(deps: ReadRouteDeps): Route[] {
     defineRoute({
       method: 'GET',
       url: '/instances/:account/:region/:id',
-      summary: 'One instance (pod): health from its phase and Ready condition',
+      summary: 'One instance (pod): health from its phase and Ready condition, and its latest metrics',
       tag: 'instances',
       access: 'user',
-      schema: { params: instancePath, response: { 200: instanceSchema } },
+      schema: { params: instancePath, response: { 200: instanceDetailsSchema } },
       handler: async ({ params, user }) => {
         await deps.guard.require(user, params.account, 'READ');
-        return instanceOf(await findPod(params));
+        const pod = await findPod(params);
+        return { ...instanceOf(pod), metrics: await podContainerMetrics(deps.cache, pod) };
       },
     }),
     defineRoute({

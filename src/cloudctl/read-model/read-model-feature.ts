@@ -13,8 +13,8 @@ import { searchRoutes } from './search-routes.ts';
 import { securityGroupRoutes } from './security-group-routes.ts';
 import { targetRoutes } from './target-routes.ts';
 
-export interface ReadModelFeatureDeps extends Omit<ReadRouteDeps, 'model'> {
-  stores: { readModel: ReadRouteDeps['model'] };
+export interface ReadModelFeatureDeps extends Omit<ReadRouteDeps, 'model' | 'cache'> {
+  stores: { readModel: ReadRouteDeps['model']; cache: ReadRouteDeps['cache'] };
 }
 
 export interface ReadModelFeature extends Feature {
@@ -22,7 +22,7 @@ export interface ReadModelFeature extends Feature {
 }
 
 export function readModelFeature({ stores, guard, operations }: ReadModelFeatureDeps): ReadModelFeature {
-  const deps: ReadRouteDeps = { guard, model: stores.readModel, operations };
+  const deps: ReadRouteDeps = { guard, model: stores.readModel, cache: stores.cache, operations };
   return {
     name: 'read-model',
     phase: 'services',
