@@ -8,6 +8,7 @@ export const CLOUDCTL_ERRORS = {
   OPERATION_TIMEOUT: 'the agent did not report a result in time',
   OPERATION_FAILED: 'the agent reported the operation as failed',
   SESSION_CLOSED: 'the control plane is stopping',
+  TASK_MOVED: 'the task no longer runs here: a client failed it, or another replica took it over',
 } as const;
 
 export type CloudctlErrorCode = keyof typeof CLOUDCTL_ERRORS;

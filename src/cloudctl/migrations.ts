@@ -19,7 +19,7 @@ import {
 import { type ReadModelTables, readModelMigration } from './read-model/index.ts';
 import { type ReplicaTables, replicaMigration } from './replicas/index.ts';
 import { createSessionTables, type SessionTables } from './sessions/index.ts';
-import { type TaskTables, tasksMigration } from './tasks/index.ts';
+import { type TaskTables, taskOwnerMigration, tasksMigration } from './tasks/index.ts';
 import { type WatchTables, watchMigration } from './watch/index.ts';
 
 /** The whole database as Kysely sees it: each feature's tables. */
@@ -59,4 +59,5 @@ export const CLOUDCTL_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0012_cache_body_text': cacheBodyTextMigration,
   '0013_operation_error_code': operationErrorCodeMigration,
   '0014_watch_sequence': watchMigration,
+  '0015_task_owner': taskOwnerMigration,
 };

@@ -14,8 +14,11 @@ type Schema = Record<string, unknown>;
 
 interface Operation {
   method: string;
-  /** The path template's segments; `undefined` for a `{parameter}`. */
-  segments: Array<string | undefined>;
+  /**
+   * The path template's segments; `undefined` for a `{parameter}`, a pattern for a segment with a
+   * parameter and literal text (`{id}:resume`).
+   */
+  segments: Array<string | RegExp | undefined>;
   template: string;
   responses: Record<string, Schema | undefined>;
 }
@@ -36,6 +39,20 @@ export function strictSchema(schema: unknown, inAllOf = false): unknown {
   if (isRecord(out.properties) && out.additionalProperties === undefined && !inAllOf)
     out.additionalProperties = false;
   return schema['x-nullable'] === true ? { anyOf: [out, { type: 'null' }] } : out;
+}
+
+/** A template's segment as `Operation.segments` holds it. */
+function segmentOf(segment: string): string | RegExp | undefined {
+  if (/^\{[^}]+\}$/.test(segment)) return undefined;
+  if (!segment.includes('{')) return segment;
+  const parts = segment.split(/\{[^}]+\}/).map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('.+')}$`);
+}
+
+function matches(template: string | RegExp | undefined, segment: string | undefined): boolean {
+  if (template === undefined) return true;
+  if (segment === undefined) return false;
+  return typeof template === 'string' ? template === segment : template.test(segment);
 }
 
 export class ApiDocumentCheck {
@@ -59,7 +76,7 @@ export class ApiDocumentCheck {
         for (const [status, answer] of Object.entries(operation.responses)) {
           responses[status] = isRecord(answer) && isRecord(answer.schema) ? answer.schema : undefined;
         }
-        const segments = template.split('/').map((s) => (/^\{.+\}$/.test(s) ? undefined : s));
+        const segments = template.split('/').map(segmentOf);
         operations.push({ method: method.toUpperCase(), segments, template, responses });
       }
     }
@@ -72,7 +89,7 @@ export class ApiDocumentCheck {
     let best: { operation: Operation; literals: number } | undefined;
     for (const operation of this.#operations) {
       if (operation.method !== method || operation.segments.length !== segments.length) continue;
-      if (!operation.segments.every((s, i) => s === undefined || s === segments[i])) continue;
+      if (!operation.segments.every((s, i) => matches(s, segments[i]))) continue;
       const literals = operation.segments.filter((s) => s !== undefined).length;
       if (best === undefined || literals > best.literals) best = { operation, literals };
     }

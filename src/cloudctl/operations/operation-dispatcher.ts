@@ -18,7 +18,7 @@ import { toTimestamp } from '../../proto/index.ts';
 import { CloudctlError } from '../errors.ts';
 import type { AgentRegistry, AgentSession } from '../sessions/index.ts';
 import type { OperationRouter } from './operation-router.ts';
-import type { OperationStore } from './operation-store.ts';
+import type { OperationStore, StoredOperation } from './operation-store.ts';
 import { unrepeatableReason } from './repeat-policy.ts';
 
 /** An operation to send: the compiler checks the payload against the contract's schema for `type`. */
@@ -66,6 +66,16 @@ function settle<T extends OperationType>(type: T, recorded: RecordedResult): Ope
       code: 'INVALID_RESULT',
       message: `the agent's ${type} result does not match the contract${at}: ${result.message}`,
     },
+  };
+}
+
+/** A stored operation's result as recorded (its `reportedAt` set). */
+function recordedOf(stored: StoredOperation): RecordedResult {
+  return {
+    id: stored.id,
+    outcome: stored.state === 'failed' ? 'failed' : 'succeeded',
+    result: stored.result ?? undefined,
+    error: stored.error,
   };
 }
 
@@ -256,6 +266,74 @@ export class OperationDispatcher {
       await this.#sessionsChanged();
     }
     return this.#settle(type, await waiting);
+  }
+
+  /**
+   * Sends again, under its id and with a new deadline, an operation whose outcome is unknown (its
+   * wait timed out while its agent was away; a task restarted): an agent process that still has it
+   * answers with that run, a new one runs it again, and one not safe to repeat goes resume-only, as
+   * when a session ends. A result recorded meanwhile is taken as it is, and nothing is sent. Throws
+   * AGENT_NOT_CONNECTED, sending nothing, when no agent serves the account.
+   */
+  async resend<T extends OperationType>(id: string, type: T): Promise<OperationOutcome<T>> {
+    const { registry, store, now } = this.#deps;
+    const stored = await this.#stored(id, type);
+    if (stored.reportedAt !== null) return this.#settle(type, recordedOf(stored));
+    const session = registry.sessionFor(stored.account);
+    const remote = session === undefined ? await this.#deps.router?.holderOf(stored.account) : undefined;
+    const target = session ?? remote;
+    if (target === undefined) {
+      throw new CloudctlError('AGENT_NOT_CONNECTED', `no connected agent serves account ${stored.account}`);
+    }
+    const operation: Sendable = {
+      id,
+      type,
+      account: stored.account,
+      payload: JSON.stringify(stored.call.payload),
+      deadline: new Date(now().getTime() + this.#deps.waitTimeoutMs),
+    };
+    const unsafe = repeatRisk(operation);
+    // Another replica's delivery sends an operation as new: one not safe to repeat is not sent there.
+    if (session === undefined && unsafe !== undefined) {
+      throw new CloudctlError(
+        'OPERATION_FAILED',
+        `operation ${id}: ${unsafe}; its agent is connected to another replica, which would run it as new`,
+      );
+    }
+    if (!(await store.operations.reopen(id, target.agentId, operation.deadline))) {
+      return this.#settle(type, recordedOf(await this.#stored(id, type)));
+    }
+    // A wait left by an earlier run of the task gives way to this one.
+    const earlier = this.#waiting.get(id);
+    if (earlier !== undefined) {
+      clearTimeout(earlier.timer);
+      this.#waiting.delete(id);
+      earlier.reject(new CloudctlError('OPERATION_FAILED', `operation ${id} was sent again`));
+    }
+    const sentTo: SentTo = session === undefined ? 'remote' : { session: session.sessionId };
+    const waiting = this.#wait(operation, sentTo, target.resultRetryWindowMs);
+    if (session !== undefined) {
+      this.#deps.logger.info(
+        { operationId: id, type, account: stored.account, agentId: session.agentId, resumeOnly: unsafe },
+        'operation sent again: its task was restarted',
+      );
+      this.#send(session, { ...operation, resumeOnly: unsafe !== undefined }, 'operation sent again');
+    } else if (remote !== undefined) await this.#deps.router?.route(remote, id);
+    return this.#settle(type, await waiting);
+  }
+
+  /** The stored operation `id`, which must be a `type` whose payload still matches it. */
+  async #stored(id: string, type: OperationType) {
+    const stored = await this.#deps.store.operations.get(id);
+    if (stored === undefined) throw new CloudctlError('OPERATION_FAILED', `operation ${id} was never sent`);
+    if (stored.type !== type || stored.call === null)
+      throw new CloudctlError(
+        'OPERATION_FAILED',
+        stored.type !== type
+          ? `operation ${id} is a ${stored.type}, not a ${type}`
+          : `operation ${id}: its stored payload does not match its type ${type}`,
+      );
+    return { ...stored, call: stored.call };
   }
 
   /**

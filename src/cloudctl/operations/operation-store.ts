@@ -117,6 +117,21 @@ export class OperationStore {
     return Number(updated.numUpdatedRows) > 0;
   }
 
+  /**
+   * Opens an unreported operation again for a new attempt under its id (a task restarted after its
+   * wait timed out): a new deadline, and the agent that will be sent it. False when a result came in
+   * meanwhile.
+   */
+  async reopen(id: string, agentId: string, deadline: Date): Promise<boolean> {
+    const updated = await this.#db
+      .updateTable('operations')
+      .set({ agent_id: agentId, deadline, state: 'sent' })
+      .where('id', '=', id)
+      .where('reported_at', 'is', null)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
+  }
+
   /** Marks an operation nobody waits for any more, unless its result came in meanwhile. */
   async markTimedOut(id: string): Promise<void> {
     await this.#db

@@ -13,6 +13,12 @@ export interface Leases {
   release(key: string): Promise<void>;
 }
 
+/** Leases of work a client may move from one replica to another (a task restarted elsewhere). */
+export interface MovableLeases extends Leases {
+  /** Takes the lease whoever holds it; the former owner's next renewal finds it gone. */
+  take(key: string): Promise<void>;
+}
+
 export class LeaseStore {
   readonly #db: Kysely<ReplicaTables>;
 
@@ -21,7 +27,7 @@ export class LeaseStore {
   }
 
   /** The leases of `kind` as `owner` holds them, each lasting `ttlMs` from its last claim or renewal. */
-  leases(kind: string, owner: string, ttlMs: number): Leases {
+  leases(kind: string, owner: string, ttlMs: number): MovableLeases {
     const expiry = sql<Date>`now() + make_interval(secs => ${ttlMs / 1000})`;
     return {
       claim: async (key) => {
@@ -51,6 +57,13 @@ export class LeaseStore {
           .returning('key')
           .execute();
         return rows.map((row) => row.key);
+      },
+      take: async (key) => {
+        await this.#db
+          .insertInto('leases')
+          .values({ kind, key, owner, expires_at: expiry })
+          .onConflict((oc) => oc.columns(['kind', 'key']).doUpdateSet({ owner, expires_at: expiry }))
+          .execute();
       },
       release: async (key) => {
         await this.#db

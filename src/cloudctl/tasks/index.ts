@@ -6,6 +6,6 @@ export { taskReader } from './task-access.ts';
 export { type TaskRouteDeps, taskRoutes } from './task-routes.ts';
 export { TaskRunner } from './task-runner.ts';
 export { type StoredTask, TaskStore } from './task-store.ts';
-export { type TaskTables, tasksMigration } from './task-tables.ts';
+export { type TaskTables, taskOwnerMigration, tasksMigration } from './task-tables.ts';
 export { type TaskView, taskSchema, taskView } from './task-view.ts';
 export { type TasksFeature, type TasksFeatureDeps, tasksFeature } from './tasks-feature.ts';

@@ -1,19 +1,38 @@
 // Runs tasks: the steps of a POST /ops, one after another, each an operation on the agent serving
 // its account. Progress is stored after every move, so a task outlives the process that started it:
 // at start cloudctl carries on every unfinished task, waiting for operations sent before the
-// restart rather than sending them again. A task whose agent is gone fails and says so.
+// restart rather than sending them again. A task whose agent is gone fails and says so; such a
+// failure is retryable (nothing was changed, or the outcome is unknown because the agent was away),
+// and a client's restart runs the task's remaining steps again on this replica, its owner from then
+// on: a step whose operation has a result takes it, one whose outcome is unknown is sent again under
+// its id, so nothing an agent applied is applied twice.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { describeFailure } from '../../contract/index.ts';
 import { CloudctlError } from '../errors.ts';
 import type { OperationDispatcher, OperationOutcome, OperationStore } from '../operations/index.ts';
-import { LeaseSweeper, type Leases } from '../replicas/index.ts';
+import { LeaseSweeper, type MovableLeases } from '../replicas/index.ts';
 import type { AgentRegistry } from '../sessions/index.ts';
 import { CONVERTERS } from './converters/index.ts';
-import type { StoredTask, TaskProgress, TaskStep, TaskStore } from './task-store.ts';
+import type { StoredTask, TaskStep, TaskStore } from './task-store.ts';
 
 export const ORCHESTRATION = 'ORCHESTRATION';
+
+/**
+ * Failures a restart may mend: no agent served the account (nothing was sent), or the agent did not
+ * report by the deadline (the outcome is unknown; the operation is sent again under its id).
+ */
+const RETRYABLE_FAILURES: ReadonlySet<string> = new Set(['AGENT_NOT_CONNECTED', 'OPERATION_TIMEOUT']);
+
+/** What a restart found: the task, and whether it was a retryable failure that now runs again. */
+export type RestartOutcome = { task: StoredTask; restarted: boolean } | undefined;
+
+/** A run of a task in this process, and how to stop it where it waits. */
+interface Run {
+  done: Promise<void>;
+  stop: AbortController;
+}
 
 export interface TaskRunnerDeps {
   store: { tasks: TaskStore; operations: OperationStore };
@@ -25,9 +44,11 @@ export interface TaskRunnerDeps {
   reconnectGraceMs: number;
   /**
    * Task leases held as this process: a task runs where its lease is, and another replica carries it
-   * on once the lease expires (its replica died).
+   * on once the lease expires (its replica died) or a client restarts it there.
    */
-  leases: Leases;
+  leases: MovableLeases;
+  /** This replica's name as a task's owner: the name its leases are held in. */
+  owner: string;
   /** How often leases are renewed and expired ones looked for. */
   sweepMs: number;
   newId?: () => string;
@@ -35,9 +56,11 @@ export interface TaskRunnerDeps {
 
 export class TaskRunner {
   readonly #deps: TaskRunnerDeps;
-  readonly #running = new Map<string, Promise<void>>();
+  readonly #running = new Map<string, Run>();
   /** Tasks carried on after a restart: their agents may not have reconnected yet. */
   readonly #resumed = new Set<string>();
+  /** Tasks a client restarted: a step whose operation's outcome is unknown sends it again. */
+  readonly #restarted = new Set<string>();
   #stopping = false;
   readonly #sweeper: LeaseSweeper;
 
@@ -68,6 +91,8 @@ export class TaskRunner {
       steps: request.steps,
       nextStep: 0,
       state: 'STARTED',
+      owner: this.#deps.owner,
+      retryable: false,
       history: [{ phase: ORCHESTRATION, status: 'Initializing Orchestration Task' }],
       resultObjects: [],
       createdAt: now,
@@ -95,7 +120,46 @@ export class TaskRunner {
   async close(): Promise<void> {
     this.#stopping = true;
     await this.#sweeper.stop();
-    await Promise.allSettled(this.#running.values());
+    await Promise.allSettled([...this.#running.values()].map((run) => run.done));
+  }
+
+  /**
+   * A client's verdict (`PATCH /{provider}/task/{id}`): the task fails, retryable or not as asked; a
+   * run of it here stops where it waits, one on another replica at its next write. A completed task
+   * stays completed. Answers the task as it is now; undefined when there is none.
+   */
+  async markFailed(id: string, retryable: boolean, user: string): Promise<StoredTask | undefined> {
+    const status = `Orchestration failed: ${user} marked the task failed${retryable ? ' for a restart' : ''}`;
+    const task = await this.#deps.store.tasks.markFailed(id, retryable, status, this.#deps.now());
+    if (task?.state === 'FAILED') await this.#stop(id);
+    return task;
+  }
+
+  /**
+   * Runs a retryable failed task again on this replica, its owner from now on, from the step it
+   * stopped at (`POST /{provider}/task/{id}/restart`, `POST /task/{id}:resume`). Nothing changes for
+   * a task that is not a retryable failure (`restarted` false); undefined when there is none.
+   */
+  async restart(id: string): Promise<RestartOutcome> {
+    const { store, leases, now } = this.#deps;
+    const task = await store.tasks.get(id);
+    if (task === undefined) return undefined;
+    if (task.state !== 'FAILED' || !task.retryable) return { task, restarted: false };
+    // A run still here is one the failure stopped: it ends before the new one starts.
+    await this.#stop(id);
+    const outcome = await store.tasks.restart(id, this.#deps.owner, now());
+    if (outcome?.restarted !== true) return outcome;
+    await leases.take(id);
+    this.#restarted.add(id);
+    this.#start(outcome.task);
+    return outcome;
+  }
+
+  async #stop(id: string): Promise<void> {
+    const run = this.#running.get(id);
+    if (run === undefined) return;
+    run.stop.abort(new CloudctlError('TASK_MOVED', `task ${id} was failed by a client`));
+    await run.done;
   }
 
   async #takeOver(): Promise<number> {
@@ -103,9 +167,15 @@ export class TaskRunner {
     for (const task of await this.#deps.store.tasks.unfinished()) {
       if (this.#stopping || this.#running.has(task.id)) continue;
       if (!(await this.#deps.leases.claim(task.id))) continue;
-      task.history.push({ phase: ORCHESTRATION, status: 'Resuming after a cloudctl restart' });
+      const taken = await this.#deps.store.tasks.takeOver(task.id, this.#deps.owner, this.#deps.now());
+      if (taken === undefined) {
+        // Finished or failed since it was listed.
+        await this.#deps.leases.release(task.id);
+        continue;
+      }
+      taken.history.push({ phase: ORCHESTRATION, status: 'Resuming after a cloudctl restart' });
       this.#resumed.add(task.id);
-      this.#start(task);
+      this.#start(taken);
       resumed++;
     }
     return resumed;
@@ -113,31 +183,43 @@ export class TaskRunner {
 
   #start(task: StoredTask): void {
     if (task.state !== 'STARTED' || this.#running.has(task.id)) return;
-    const run = this.#run(task)
-      .catch((error: unknown) =>
-        this.#deps.logger.error({ err: error, taskId: task.id }, 'task runner failed'),
-      )
-      .finally(() => {
+    const stop = new AbortController();
+    const done = this.#run(task, stop.signal)
+      .catch((error: unknown) => {
+        if (error instanceof CloudctlError && error.code === 'TASK_MOVED') {
+          this.#deps.logger.info({ taskId: task.id, reason: error.message }, 'task no longer runs here');
+        } else this.#deps.logger.error({ err: error, taskId: task.id }, 'task runner failed');
+      })
+      .finally(async () => {
         this.#running.delete(task.id);
+        this.#resumed.delete(task.id);
+        this.#restarted.delete(task.id);
         // Finished (or stopping): a finished task is never claimed again; a stopped one waits for
-        // its lease to expire unless this same owner comes back.
+        // its lease to expire unless this same owner comes back. Released before a restart here
+        // takes the lease again, so the release cannot undo the take.
         if (!this.#stopping) {
-          this.#deps.leases
+          await this.#deps.leases
             .release(task.id)
             .catch((error: unknown) =>
               this.#deps.logger.warn({ err: error, taskId: task.id }, 'cannot release a task lease'),
             );
         }
       });
-    this.#running.set(task.id, run);
+    this.#running.set(task.id, { done, stop });
   }
 
+  /** Writes the task's progress as its owner; throws TASK_MOVED when it is no longer ours to write. */
   async #save(task: StoredTask): Promise<void> {
-    const progress: TaskProgress = task;
-    await this.#deps.store.tasks.update(task.id, progress, this.#deps.now());
+    const saved = await this.#deps.store.tasks.saveAsOwner(task.id, this.#deps.owner, task, this.#deps.now());
+    if (!saved) {
+      throw new CloudctlError(
+        'TASK_MOVED',
+        `task ${task.id} is no longer run by ${this.#deps.owner}: failed by a client, or taken over`,
+      );
+    }
   }
 
-  async #run(task: StoredTask): Promise<void> {
+  async #run(task: StoredTask, stopped: AbortSignal): Promise<void> {
     const log = this.#deps.logger.child({ taskId: task.id });
     for (let index = task.nextStep; index < task.steps.length; index++) {
       const step = task.steps[index];
@@ -145,11 +227,13 @@ export class TaskRunner {
       task.history.push({ phase: step.phase, status: step.description });
       let outcome: OperationOutcome;
       try {
-        outcome = await this.#execute(task, step);
+        outcome = await untilStopped(this.#execute(task, step), stopped);
       } catch (error) {
         if (this.#stopping && error instanceof CloudctlError && error.code === 'SESSION_CLOSED') return;
+        if (error instanceof CloudctlError && error.code === 'TASK_MOVED') throw error;
         const message = this.#explain(step, error);
-        await this.#fail(task, step, message);
+        const retryable = error instanceof CloudctlError && RETRYABLE_FAILURES.has(error.code);
+        await this.#fail(task, step, message, retryable);
         log.warn({ step: step.name, account: step.account, reason: message }, 'task failed');
         return;
       }
@@ -171,20 +255,27 @@ export class TaskRunner {
       // whose operation id is stored, and takes the operation's stored result (#execute).
       if (task.nextStep < task.steps.length) await this.#save(task);
     }
-    this.#resumed.delete(task.id);
     task.state = 'COMPLETED';
     task.history.push({ phase: ORCHESTRATION, status: 'Orchestration completed.' });
     await this.#save(task);
     log.info('task completed');
   }
 
-  /** Sends the step's operation, or waits for it if an earlier process sent it already. */
+  /**
+   * Sends the step's operation, or waits for it if an earlier process sent it already. In a task a
+   * client restarted, an operation whose outcome is unknown is sent again under its id, and one that
+   * failed is made again under a new id (the agent would answer the old id with the old failure).
+   */
   async #execute(task: StoredTask, step: TaskStep): Promise<OperationOutcome> {
     const { dispatcher, store } = this.#deps;
-    if (step.operationId !== null && (await store.operations.get(step.operationId)) !== undefined) {
-      return dispatcher.await(step.operationId, step.type);
+    const newId = this.#deps.newId ?? randomUUID;
+    const sent = step.operationId === null ? undefined : await store.operations.get(step.operationId);
+    if (step.operationId !== null && sent !== undefined) {
+      if (!this.#restarted.has(task.id)) return dispatcher.await(step.operationId, step.type);
+      if (sent.state !== 'failed') return dispatcher.resend(step.operationId, step.type);
+      step.operationId = newId();
     }
-    step.operationId ??= (this.#deps.newId ?? randomUUID)();
+    step.operationId ??= newId();
     await this.#save(task);
     if (this.#resumed.has(task.id)) await this.#agentBack(step.account);
     const { type, payload, account } = step;
@@ -215,17 +306,27 @@ export class TaskRunner {
     return `${step.name} could not be carried out: ${error instanceof Error ? error.message : String(error)}`;
   }
 
-  async #fail(task: StoredTask, step: TaskStep, message: string): Promise<void> {
-    this.#resumed.delete(task.id);
+  async #fail(task: StoredTask, step: TaskStep, message: string, retryable = false): Promise<void> {
     task.state = 'FAILED';
+    task.retryable = retryable;
     task.history.push({ phase: ORCHESTRATION, status: `Orchestration failed: ${message}` });
     task.resultObjects.push({
       type: 'EXCEPTION',
       operation: step.name,
       message,
       cause: message,
-      retryable: false,
+      retryable,
     });
     await this.#save(task);
   }
+}
+
+/** The promise, unless the signal stops the wait first (with the signal's reason). */
+function untilStopped<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -1,9 +1,12 @@
 // Tasks as stored: the steps a POST /ops asked for, how far the task got, its history and results.
 // A step records its operation id before the operation is sent, so a restarted cloudctl finds the
-// operation again instead of sending it twice.
+// operation again instead of sending it twice. A task has one owner, the replica running it: progress
+// is written only by the owner and only while the task runs, so a replica that lost the task (another
+// took it over, or a client failed it for a restart) learns so at its next write and stops.
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { operationCallSchema } from '../../contract/index.ts';
+import { isRecord } from '../../lib/is-record.ts';
 import { nextWatchSeq, WatchSignal, writeInSequence } from '../store/index.ts';
 import type { TasksTable, TaskTables } from './task-tables.ts';
 
@@ -37,6 +40,10 @@ export interface StoredTask {
   steps: TaskStep[];
   nextStep: number;
   state: TaskState;
+  /** The replica running the task, or the last one that ran it. */
+  owner: string;
+  /** A FAILED task that may be run again from where it stopped (POST .../restart, :resume). */
+  retryable: boolean;
   history: HistoryEntry[];
   resultObjects: unknown[];
   createdAt: Date;
@@ -60,6 +67,8 @@ function toTask(row: Selectable<TasksTable>): StoredTask {
     steps: stored.steps.parse(row.steps),
     nextStep: row.next_step,
     state: stored.state.parse(row.state),
+    owner: row.owner_id,
+    retryable: row.retryable,
     history: stored.history.parse(row.history),
     resultObjects: stored.resultObjects.parse(row.result_objects),
     createdAt: row.created_at,
@@ -67,7 +76,26 @@ function toTask(row: Selectable<TasksTable>): StoredTask {
   };
 }
 
-export type TaskProgress = Pick<StoredTask, 'steps' | 'nextStep' | 'state' | 'history' | 'resultObjects'>;
+export type TaskProgress = Pick<
+  StoredTask,
+  'steps' | 'nextStep' | 'state' | 'retryable' | 'history' | 'resultObjects'
+>;
+
+function progressColumns(progress: TaskProgress) {
+  return {
+    steps: JSON.stringify(progress.steps),
+    next_step: progress.nextStep,
+    state: progress.state,
+    retryable: progress.retryable,
+    history: JSON.stringify(progress.history),
+    result_objects: JSON.stringify(progress.resultObjects),
+  };
+}
+
+/** The history line of a task changing owner, worded as clouddriver's `updateOwnerId` words it. */
+function reassigned(task: StoredTask, owner: string): HistoryEntry {
+  return { phase: 'ORCHESTRATION', status: `Re-assigning task from: ${task.owner} to: ${owner}` };
+}
 
 export class TaskStore {
   readonly #db: Kysely<TaskTables>;
@@ -95,6 +123,8 @@ export class TaskStore {
           steps: JSON.stringify(task.steps),
           next_step: task.nextStep,
           state: task.state,
+          owner_id: task.owner,
+          retryable: task.retryable,
           history: JSON.stringify(task.history),
           result_objects: JSON.stringify(task.resultObjects),
           created_at: task.createdAt,
@@ -125,23 +155,132 @@ export class TaskStore {
     return row === undefined ? undefined : toTask(row);
   }
 
+  /** Writes a task's progress, whoever runs it (the runner writes through `saveAsOwner`). */
   async update(id: string, progress: TaskProgress, now: Date): Promise<void> {
     await writeInSequence(this.#db, (tx) =>
       tx
         .updateTable('tasks')
-        .set({
-          steps: JSON.stringify(progress.steps),
-          next_step: progress.nextStep,
-          state: progress.state,
-          history: JSON.stringify(progress.history),
-          result_objects: JSON.stringify(progress.resultObjects),
-          updated_at: now,
-          watch_seq: nextWatchSeq,
-        })
+        .set({ ...progressColumns(progress), updated_at: now, watch_seq: nextWatchSeq })
         .where('id', '=', id)
         .execute(),
     );
     this.#signal.changed();
+  }
+
+  /**
+   * Writes the progress of a running task as its owner: false, writing nothing, when `owner` no
+   * longer owns it or it no longer runs (another replica took it over; a client failed it).
+   */
+  async saveAsOwner(id: string, owner: string, progress: TaskProgress, now: Date): Promise<boolean> {
+    const updated = await writeInSequence(this.#db, (tx) =>
+      tx
+        .updateTable('tasks')
+        .set({ ...progressColumns(progress), updated_at: now, watch_seq: nextWatchSeq })
+        .where('id', '=', id)
+        .where('owner_id', '=', owner)
+        .where('state', '=', 'STARTED')
+        .executeTakeFirst(),
+    );
+    const saved = Number(updated.numUpdatedRows) > 0;
+    if (saved) this.#signal.changed();
+    return saved;
+  }
+
+  /**
+   * Makes `owner` the owner of a running task (a replica taking over one whose owner died), saying so
+   * in its history when the owner changes. Answers the task as it is now; undefined when it no longer
+   * runs (or does not exist).
+   */
+  async takeOver(id: string, owner: string, now: Date): Promise<StoredTask | undefined> {
+    return this.#change<StoredTask | undefined>(id, now, (task) => {
+      if (task.state !== 'STARTED') return { answer: undefined };
+      if (task.owner === owner) return { answer: task };
+      const changed = { ...task, owner, history: [...task.history, reassigned(task, owner)] };
+      return { write: changed, answer: changed };
+    });
+  }
+
+  /**
+   * A client's verdict on a task (clouddriver's `PATCH /{provider}/task/{id}` with `retry`): a running
+   * task fails, and stops at its owner's next write; a failed one becomes retryable or not; a
+   * completed one is left as it is. Answers the task as it is now; undefined when there is none.
+   */
+  async markFailed(
+    id: string,
+    retryable: boolean,
+    status: string,
+    now: Date,
+  ): Promise<StoredTask | undefined> {
+    return this.#change(id, now, (task) => {
+      if (task.state === 'COMPLETED') return { answer: task };
+      const history =
+        task.state === 'STARTED' ? [...task.history, { phase: 'ORCHESTRATION', status }] : task.history;
+      const failed: StoredTask = { ...task, state: 'FAILED', retryable, history };
+      return { write: failed, answer: failed };
+    });
+  }
+
+  /**
+   * Runs a retryable failed task again as `owner` (clouddriver's restart and resume): STARTED again,
+   * owned by `owner`, no longer retryable, its EXCEPTION result gone. `restarted` is false, and nothing changed, when it was not a
+   * retryable failed task; undefined when there is none.
+   */
+  async restart(
+    id: string,
+    owner: string,
+    now: Date,
+  ): Promise<{ task: StoredTask; restarted: boolean } | undefined> {
+    return this.#change<{ task: StoredTask; restarted: boolean }>(id, now, (task) => {
+      if (task.state !== 'FAILED' || !task.retryable) return { answer: { task, restarted: false } };
+      const history = [
+        ...task.history,
+        { phase: 'ORCHESTRATION', status: 'Re-initializing Orchestration Task (failure is retryable)' },
+      ];
+      if (task.owner !== owner) history.push(reassigned(task, owner));
+      // The failure being retried is no longer the task's outcome (its history keeps it): a client
+      // that finds an EXCEPTION among a completed task's results would report it.
+      const resultObjects = task.resultObjects.filter((r) => !(isRecord(r) && r.type === 'EXCEPTION'));
+      const started: StoredTask = {
+        ...task,
+        state: 'STARTED',
+        retryable: false,
+        owner,
+        history,
+        resultObjects,
+      };
+      return { write: started, answer: { task: started, restarted: true } };
+    });
+  }
+
+  /**
+   * Reads the task under a row lock and writes what `change` makes of it, if anything; answers what
+   * `change` answers, or undefined when there is no such task.
+   */
+  async #change<T>(
+    id: string,
+    now: Date,
+    change: (task: StoredTask) => { write?: StoredTask; answer: T },
+  ): Promise<T | undefined> {
+    const outcome = await writeInSequence(this.#db, async (tx) => {
+      const row = await tx
+        .selectFrom('tasks')
+        .selectAll()
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      const { write, answer } = change(toTask(row));
+      if (write !== undefined) {
+        await tx
+          .updateTable('tasks')
+          .set({ ...progressColumns(write), owner_id: write.owner, updated_at: now, watch_seq: nextWatchSeq })
+          .where('id', '=', id)
+          .execute();
+      }
+      return { answer, written: write !== undefined };
+    });
+    if (outcome?.written) this.#signal.changed();
+    return outcome?.answer;
   }
 
   /** Tasks still running: after a restart, these are carried on. */

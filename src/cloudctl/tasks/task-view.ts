@@ -34,6 +34,8 @@ export type TaskView = z.infer<typeof taskSchema>;
 export function taskView(task: StoredTask, ownerId: string): TaskView {
   const last = task.history.at(-1) ?? { phase: 'ORCHESTRATION', status: '' };
   const done = task.state !== 'STARTED';
+  // A failure a restart may mend (Orca resumes such a task: POST /task/{id}:resume).
+  const retryable = task.state === 'FAILED' && task.retryable;
   return {
     id: task.id,
     requestId: task.requestId,
@@ -46,12 +48,12 @@ export function taskView(task: StoredTask, ownerId: string): TaskView {
       complete: done,
       completed: done,
       failed: task.state === 'FAILED',
-      retryable: false,
+      retryable,
     },
     history: task.history,
     resultObjects: task.resultObjects,
     sagaIds: [],
     outputs: [],
-    retryable: false,
+    retryable,
   };
 }

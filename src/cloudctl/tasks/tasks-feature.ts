@@ -1,5 +1,5 @@
 // The tasks feature's factory: the runner that carries POST /ops tasks on (across restarts, and
-// across replicas through task leases), the routes that start and read them, and the list of the
+// across replicas through task leases), the routes that start, read and restart them, and the list of the
 // artifact accounts their deploys read artifacts from. Stopping stops every task where it is; an
 // unfinished task carries on at the next start.
 import { hostname } from 'node:os';
@@ -16,9 +16,11 @@ import type { AgentRegistry } from '../sessions/index.ts';
 import { agentClusterReads } from './agent-cluster-reads.ts';
 import { clusterLookups } from './cluster-lookups.ts';
 import { opsRoutes } from './ops-routes.ts';
+import { taskRecoveryRoutes } from './task-recovery-routes.ts';
 import { taskRoutes } from './task-routes.ts';
 import { TaskRunner } from './task-runner.ts';
 import type { TaskStore } from './task-store.ts';
+import { SINGLE_OWNER } from './task-tables.ts';
 
 export interface TasksFeatureDeps {
   stores: {
@@ -48,6 +50,9 @@ export interface TasksFeature extends Feature {
 
 export function tasksFeature(deps: TasksFeatureDeps): TasksFeature {
   const { stores, guard } = deps;
+  // One cloudctl on its embedded database is always the same owner, so its restart carries its
+  // tasks on at once; a replica is a new owner and takes over a dead one's after the lease.
+  const owner = deps.replicaId ?? SINGLE_OWNER;
   const runner = new TaskRunner({
     store: stores,
     dispatcher: deps.dispatcher,
@@ -55,9 +60,8 @@ export function tasksFeature(deps: TasksFeatureDeps): TasksFeature {
     logger: deps.logger,
     now: deps.now,
     reconnectGraceMs: deps.reconnectGraceMs,
-    // One cloudctl on its embedded database is always the same owner, so its restart carries its
-    // tasks on at once; a replica is a new owner and takes over a dead one's after the lease.
-    leases: stores.leases.leases('task', deps.replicaId ?? 'cloudctl', REPLICA_LEASE_MS),
+    leases: stores.leases.leases('task', owner, REPLICA_LEASE_MS),
+    owner,
     sweepMs: REPLICA_BEAT_MS,
   });
   return {
@@ -76,6 +80,7 @@ export function tasksFeature(deps: TasksFeatureDeps): TasksFeature {
         },
       }),
       ...taskRoutes({ store: stores, guard, ownerId: `cloudctl@${hostname()}` }),
+      ...taskRecoveryRoutes({ runner, store: stores, guard }),
       ...artifactRoutes(),
     ],
   };
