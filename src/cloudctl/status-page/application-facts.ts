@@ -4,13 +4,20 @@
 // and traffic come from the read model exactly as GET /applications/{name}/serverGroups answers them;
 // the status (clouddriver's rules and messages, as GET /manifests computes it) and the figures come
 // from the objects as cached. Only accounts the user may read; `writable` says where actions apply.
+// A pod's CPU and memory are its latest metrics in the store (an account with `metrics: true`), read
+// with the page: GET /watch's events carry no metrics, so they change when the page draws its
+// sections again, not in place.
 import type { CacheStore } from '../caching/index.ts';
 import { type ManifestStatus, manifestStatus } from '../manifests/index.ts';
 import {
   type ApplicationView,
   clusterKeys,
   clusterOf,
+  containerMetrics,
   type IndexedObject,
+  type PodUsage,
+  podMetricsKey,
+  podUsage,
   readableApplication,
   type ServerGroup,
 } from '../read-model/index.ts';
@@ -40,6 +47,9 @@ export interface PodFacts extends ObjectFacts {
   ready: boolean;
   restarts: number | null;
   node: string | null;
+  /** Summed over its containers as kubectl top prints them ("250m", "64Mi"); null without metrics. */
+  cpu: string | null;
+  memory: string | null;
 }
 
 export interface WorkloadFacts extends ObjectFacts {
@@ -116,6 +126,17 @@ async function bodies(cache: Pick<CacheStore, 'objects'>, objects: readonly Inde
   return found;
 }
 
+/** The pods' latest metrics from the store, in a few reads for all of them, by key. */
+async function usages(cache: Pick<CacheStore, 'objects'>, pods: readonly IndexedObject[]) {
+  const byMetricsKey = new Map(pods.map((p) => [`${p.account}/${p.namespace}/${p.name}`, p]));
+  const found = new Map<string, PodUsage>();
+  for (const cached of await cache.objects(pods.map(podMetricsKey))) {
+    const pod = byMetricsKey.get(`${cached.account}/${cached.namespace}/${cached.name}`);
+    if (pod !== undefined) found.set(indexKey(pod), podUsage(containerMetrics(cached.body)));
+  }
+  return found;
+}
+
 const noReplicas = (desired: number): ReplicaFigures => ({
   desired,
   current: 0,
@@ -141,6 +162,7 @@ function version(
   sg: ServerGroup,
   index: ReadonlyMap<string, IndexedObject>,
   found: ReadonlyMap<string, Body>,
+  usage: ReadonlyMap<string, PodUsage>,
 ): VersionFacts | undefined {
   const key = `${sg.account}/${sg.namespace}/${sg.name}`;
   const object = index.get(key);
@@ -162,6 +184,8 @@ function version(
         ready: instance.ready,
         restarts: body?.figures.restarts ?? null,
         node: body?.figures.node ?? null,
+        cpu: usage.get(podKey)?.cpu ?? null,
+        memory: usage.get(podKey)?.memory ?? null,
       },
     ];
   });
@@ -179,7 +203,11 @@ function newestFirst(a: VersionFacts, b: VersionFacts): number {
   return (b.sequence ?? -1) - (a.sequence ?? -1) || b.name.localeCompare(a.name);
 }
 
-function clustersOf(view: ApplicationView, found: ReadonlyMap<string, Body>): ClusterFacts[] {
+function clustersOf(
+  view: ApplicationView,
+  found: ReadonlyMap<string, Body>,
+  usage: ReadonlyMap<string, PodUsage> = new Map(),
+): ClusterFacts[] {
   const index = new Map([...view.objects, ...view.instances].map((o) => [indexKey(o), o]));
   return clusterKeys(view.objects, view.application).map(({ account, name }) => {
     const cluster = clusterOf(view, account, name, true);
@@ -190,7 +218,9 @@ function clustersOf(view: ApplicationView, found: ReadonlyMap<string, Body>): Cl
       account,
       name,
       managers: managers.map((m) => workload(m, found.get(indexKey(m)))),
-      versions: cluster.serverGroups.flatMap((sg) => version(sg, index, found) ?? []).sort(newestFirst),
+      versions: cluster.serverGroups
+        .flatMap((sg) => version(sg, index, found, usage) ?? [])
+        .sort(newestFirst),
     };
   });
 }
@@ -213,8 +243,11 @@ async function writableAccounts(context: ViewContext): Promise<Set<string>> {
 /** The application as the user may see it, its pods' bodies read too; 404 (HttpError) when they may read none of it. */
 export async function applicationFacts(context: ViewContext, name: string): Promise<ApplicationFacts> {
   const [view, writable] = await Promise.all([readable(context, name), writableAccounts(context)]);
-  const found = await bodies(context.sources.store.cache, [...workloadsOf(view), ...view.instances]);
-  return { name: view.application, clusters: clustersOf(view, found), writable };
+  const [found, usage] = await Promise.all([
+    bodies(context.sources.store.cache, [...workloadsOf(view), ...view.instances]),
+    usages(context.sources.store.cache, view.instances),
+  ]);
+  return { name: view.application, clusters: clustersOf(view, found, usage), writable };
 }
 
 /**

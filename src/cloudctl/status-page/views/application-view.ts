@@ -1,6 +1,6 @@
 // One application: for each account and cluster, its managers (Deployments), its versions (server
 // groups) newest first with replicas, images, status and traffic, and their pods with phase,
-// readiness, restarts and node. Every row carries its object's key, so the page's script updates it
+// readiness, restarts, node, CPU and memory. Every row carries its object's key, so the page's script updates it
 // in place from GET /watch; selecting a name shows its manifest, events and artifacts (a pod's, its
 // logs too). Actions where the user has WRITE. Needs READ on an account the application runs in.
 import { z } from 'zod';
@@ -58,7 +58,7 @@ export function versionRow(v: VersionFacts, managed: boolean, writable: Readonly
 }
 
 export function podRow(p: PodFacts, version: VersionFacts): SafeHtml {
-  return html`<tr data-key="${p.key}" data-role="pod" data-owner="${version.key}"><td>${selectButton(p, p.name)}</td><td>${version.sequence === null ? version.name : `v${String(version.sequence).padStart(3, '0')}`}</td><td><span data-cell="phase">${p.phase}</span></td><td><span data-cell="ready">${p.ready ? 'ready' : 'not ready'}</span></td><td><span data-cell="restarts">${p.restarts ?? '—'}</span></td><td><span data-cell="node">${p.node ?? '—'}</span></td></tr>`;
+  return html`<tr data-key="${p.key}" data-role="pod" data-owner="${version.key}"><td>${selectButton(p, p.name)}</td><td>${version.sequence === null ? version.name : `v${String(version.sequence).padStart(3, '0')}`}</td><td><span data-cell="phase">${p.phase}</span></td><td><span data-cell="ready">${p.ready ? 'ready' : 'not ready'}</span></td><td><span data-cell="restarts">${p.restarts ?? '—'}</span></td><td><span data-cell="node">${p.node ?? '—'}</span></td><td><span data-cell="cpu">${p.cpu ?? '—'}</span></td><td><span data-cell="memory">${p.memory ?? '—'}</span></td></tr>`;
 }
 
 function clusterBody(cluster: ClusterFacts, writable: ReadonlySet<string>): SafeHtml {
@@ -70,7 +70,7 @@ ${managersTable(cluster, writable)}
 <h3>Versions</h3>
 <div class="scroll"><table class="versions">${head(['Version', 'Ready', 'Images', 'Status', 'Traffic', 'Actions'])}<tbody data-rows="versions">${versions}</tbody></table></div>
 <h3>Pods</h3>
-<div class="scroll"><table class="pods">${head(['Pod', 'Version', 'Phase', 'Ready', 'Restarts', 'Node'])}<tbody data-rows="pods">${pods}</tbody></table></div>
+<div class="scroll"><table class="pods">${head(['Pod', 'Version', 'Phase', 'Ready', 'Restarts', 'Node', 'CPU', 'Memory'])}<tbody data-rows="pods">${pods}</tbody></table></div>
 </div>`;
 }
 
