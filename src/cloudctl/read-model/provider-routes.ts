@@ -13,13 +13,19 @@ import { byName, loadBalancerOf, loadBalancersOf, serverGroupOf } from './views.
 
 const TAG = 'provider';
 
-/** "a,b" or a repeated parameter (`?ids=a&ids=b`), as Spring reads a List<String>; empty when absent. */
+/**
+ * "a,b" or a repeated parameter (`?ids=a&ids=b`), as Spring reads a List<String>; empty when absent.
+ * Optional in the document: a rule between two parameters ("one or the other") has no words in
+ * Swagger 2.0, so the handler enforces it and the document says it in the descriptions.
+ */
 const list = (description: string) =>
   z
     .preprocess(
-      (v) => (v === undefined ? [] : typeof v === 'string' ? [v] : v),
+      (v) => (typeof v === 'string' ? [v] : v),
       z.array(z.string()).transform((values) => values.flatMap((v) => v.split(',')).filter((v) => v !== '')),
     )
+    .optional()
+    .transform((values) => values ?? [])
     .describe(description);
 
 const objectPath = z.object({
@@ -116,8 +122,12 @@ export function providerRoutes(deps: ReadRouteDeps): Route[] {
       access: 'user',
       schema: {
         querystring: z.object({
-          applications: list('application names, comma-separated or repeated'),
-          ids: list('"<account>:<region>:<kind> <name>" ids, comma-separated or repeated'),
+          applications: list(
+            "application names, comma-separated or repeated; give either 'applications' or 'ids', not both",
+          ),
+          ids: list(
+            "\"<account>:<region>:<kind> <name>\" ids, comma-separated or repeated; give either 'applications' or 'ids', not both",
+          ),
           cloudProvider: z.string().optional().describe('only this cloud provider’s (orchestrator)'),
         }),
         response: { 200: z.array(serverGroupSchema) },
@@ -127,7 +137,7 @@ export function providerRoutes(deps: ReadRouteDeps): Route[] {
         if (applications.length > 0 === ids.length > 0) {
           throw new HttpError(
             'REQUEST_INVALID',
-            "query: provide either 'applications' or 'ids' (but not both)",
+            "query parameters applications and ids: provide either 'applications' or 'ids' (but not both)",
           );
         }
         if (ids.length > 0) return serverGroupsById(user, ids);
