@@ -3,6 +3,7 @@
 // groups own, the load balancers in their namespaces.
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { z } from 'zod';
+import type { CacheTables } from '../caching/index.ts';
 import {
   type ObjectIndex,
   objectSummarySchema,
@@ -23,6 +24,28 @@ export type IndexedObject = Omit<ObjectIndex, 'owner'> & {
   ownerKind: string | null;
   ownerName: string | null;
 };
+
+/**
+ * What the read model reads: its index, and the cache's own rows where a read is about objects of a
+ * kind whatever their role (a search by kind): by their key columns, and the moniker columns the
+ * read model adds to them (read-model-tables.ts), which the cache's row type does not name.
+ */
+type ReadModelDatabase = ReadModelTables & Pick<CacheTables, 'resources' | 'resume_versions'>;
+
+/** A kind as the cache keys it. */
+export interface KindKey {
+  group: string;
+  kind: string;
+}
+
+/** An object found by its kind: where it is, and the moniker columns derived at ingest (null when none). */
+export interface KindObject extends KindKey {
+  account: string;
+  namespace: string;
+  name: string;
+  application: string | null;
+  cluster: string | null;
+}
 
 /** An application's objects with the objects around them that its reads need. */
 export interface ApplicationObjects {
@@ -90,9 +113,9 @@ const keyOf = (o: { account: string; namespace: string; spinnakerKind: string; n
 const ownerKeyOf = (o: IndexedObject) => `${o.account}\0${o.namespace}\0${o.ownerKind} ${o.ownerName}`;
 
 export class ReadModel {
-  readonly #db: Kysely<ReadModelTables>;
+  readonly #db: Kysely<ReadModelDatabase>;
 
-  constructor(db: Kysely<ReadModelTables>) {
+  constructor(db: Kysely<ReadModelDatabase>) {
     this.#db = db;
   }
 
@@ -305,5 +328,75 @@ export class ReadModel {
     const first = rows[0];
     const total = first !== undefined ? Number(first.total) : offset === 0 ? 0 : await count();
     return { total, objects: rows.map(toIndexed) };
+  }
+
+  /** The kinds the accounts watch: one resume version per watched scope, read on its key. */
+  async watchedKinds(accounts: readonly string[]): Promise<KindKey[]> {
+    if (accounts.length === 0) return [];
+    const rows = await this.#db
+      .selectFrom('resume_versions')
+      .select(['api_group', 'kind'])
+      .distinct()
+      .where('account', 'in', accounts)
+      .execute();
+    return rows.map((r) => ({ group: r.api_group, kind: r.kind }));
+  }
+
+  /**
+   * Objects of the kinds in the accounts, of every role and none, whose account, namespace, name,
+   * application or cluster contains `q` (case-insensitive): how many in all, and `limit` of them from
+   * `offset`, ordered by account, namespace, kind and name. The cache's key (account, group, kind)
+   * narrows the rows; the rest is matched on those rows' columns, never on a body.
+   */
+  async searchKinds(
+    accounts: readonly string[],
+    kinds: readonly KindKey[],
+    q: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; objects: KindObject[] }> {
+    if (accounts.length === 0 || kinds.length === 0) return { total: 0, objects: [] };
+    const pattern = `%${likeEscape(q)}%`;
+    const matching = this.#db
+      .selectFrom('resources')
+      .where('account', 'in', accounts)
+      .where((eb) =>
+        eb.or(kinds.map((k) => eb.and([eb('api_group', '=', k.group), eb('kind', '=', k.kind)]))),
+      )
+      .where((eb) =>
+        eb.or([
+          eb('namespace', 'ilike', pattern),
+          eb('name', 'ilike', pattern),
+          eb('account', 'ilike', pattern),
+          eb(sql.ref('application'), 'ilike', pattern),
+          eb(sql.ref('cluster'), 'ilike', pattern),
+        ]),
+      );
+    const count = async () =>
+      Number((await matching.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    if (limit <= 0) return { total: await count(), objects: [] };
+    const rows = await matching
+      .select(['account', 'api_group', 'kind', 'namespace', 'name'])
+      .select([sql<string | null>`application`.as('application'), sql<string | null>`cluster`.as('cluster')])
+      .select(sql<string>`count(*) over ()`.as('total'))
+      .orderBy('account')
+      .orderBy('namespace')
+      .orderBy('kind')
+      .orderBy('name')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+    const first = rows[0];
+    const total = first !== undefined ? Number(first.total) : offset === 0 ? 0 : await count();
+    const objects = rows.map((r) => ({
+      account: r.account,
+      group: r.api_group,
+      kind: r.kind,
+      namespace: r.namespace,
+      name: r.name,
+      application: r.application,
+      cluster: r.cluster,
+    }));
+    return { total, objects };
   }
 }

@@ -1,10 +1,14 @@
 // GET /search: applications, clusters and objects (server groups, instances, load balancers,
 // security groups) whose name or application contains `q`, in the readable accounts, one result set
-// for the orchestrator paged from 1. Matching runs on the index's columns.
+// for the orchestrator paged from 1. A type may also be a Kubernetes kind in clouddriver's spelling
+// (`deployment`, `configMap`, `Rollout.argoproj.io`), as Deck's resource pickers ask: the objects
+// of that kind whose account, namespace, name, application or cluster contains `q`, as clouddriver's
+// Kubernetes search answers them. Matching runs on the index's and the cache's key columns.
 import { z } from 'zod';
+import { spinnakerKind } from '../caching/index.ts';
 import { defineRoute, queryInteger, type Route } from '../http/index.ts';
-import type { Role } from './object-mapping.ts';
-import type { IndexedObject } from './read-model.ts';
+import { type Role, roleOf } from './object-mapping.ts';
+import type { IndexedObject, KindKey, KindObject } from './read-model.ts';
 import { CLOUD_PROVIDER, searchResultSetSchema } from './records.ts';
 import type { ReadRouteDeps } from './route-deps.ts';
 import { fullName } from './views.ts';
@@ -30,10 +34,14 @@ const FIELD_OF: Record<string, string> = {
   loadBalancer: 'loadBalancer',
   securityGroup: 'securityGroup',
 };
+const isSearchType = (type: string): type is SearchType => (TYPES as readonly string[]).includes(type);
 
 const typeList = z
-  .preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.enum(TYPES)).min(1))
-  .describe(`what to search, repeated: ${TYPES.join(', ')}`);
+  .preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string().min(1)).min(1))
+  .describe(
+    `what to search, repeated: ${TYPES.join(', ')}, or a Kubernetes kind as Spinnaker spells it ` +
+      '(deployment, configMap, Rollout.argoproj.io; its case aside); a type nothing is of finds nothing',
+  );
 
 function objectResult(o: IndexedObject): Record<string, string> {
   return {
@@ -46,6 +54,65 @@ function objectResult(o: IndexedObject): Record<string, string> {
     ...(o.application === null ? {} : { application: o.application }),
     ...(o.application === null || o.cluster === null ? {} : { cluster: o.cluster }),
   };
+}
+
+/** Clouddriver's Spinnaker kinds of the kinds whose handlers have one besides their role's (configs). */
+const CONFIGS = new Set(['/ConfigMap', '/Secret', '/PersistentVolume', '/PersistentVolumeClaim']);
+
+/** The Spinnaker kind clouddriver's handler gives the kind: `serverGroups`, `configs`, `unclassified`. */
+function spinnakerKindOf(o: KindKey): string {
+  if (CONFIGS.has(`${o.group}/${o.kind}`)) return 'configs';
+  if (o.group === 'batch' && o.kind === 'CronJob') return 'serverGroups';
+  const role = roleOf(o.group, o.kind);
+  if (role === 'raw') return 'unclassified';
+  return role === 'job' ? 'serverGroups' : `${role}s`;
+}
+
+/** What clouddriver's handlers add to a kind's result: its name again, under the field Deck reads. */
+const EXTRA_FIELD: Partial<Record<Role, string>> = {
+  serverGroup: 'serverGroup',
+  loadBalancer: 'loadBalancer',
+  instance: 'instanceId',
+  securityGroup: 'id',
+};
+
+/**
+ * One object found by its kind, as clouddriver's Kubernetes search answers it (the cache key's parts
+ * with `region` and the full name): `group` and `kubernetesKind` are the kind as the client spelt it,
+ * which Deck compares with the kind it asked for.
+ */
+function kindResult(o: KindObject, spelling: string): Record<string, string> {
+  const name = `${spelling} ${o.name}`;
+  const extra = EXTRA_FIELD[roleOf(o.group, o.kind)];
+  return {
+    type: spinnakerKindOf(o),
+    provider: CLOUD_PROVIDER,
+    group: spelling,
+    kubernetesKind: spelling,
+    account: o.account,
+    namespace: o.namespace,
+    region: o.namespace,
+    name,
+    ...(extra === undefined ? {} : { [extra]: name }),
+    ...(o.application === null ? {} : { application: o.application }),
+    ...(o.application === null || o.cluster === null ? {} : { cluster: o.cluster }),
+  };
+}
+
+/**
+ * The watched kinds each asked-for kind names: Spinnaker's spelling of the kind (spinnakerKind), its
+ * case aside, since clients spell a custom kind's name in lower case (`crontab.stable.example.com`).
+ */
+function kindsAskedFor(asked: readonly string[], watched: readonly KindKey[]): Map<string, KindKey[]> {
+  const found = new Map<string, KindKey[]>();
+  for (const spelling of asked) {
+    const wanted = spelling.toLowerCase();
+    const kinds = watched.filter(
+      (k) => spinnakerKind(k.group === '' ? 'v1' : `${k.group}/v1`, k.kind).toLowerCase() === wanted,
+    );
+    if (kinds.length > 0) found.set(spelling, kinds);
+  }
+  return found;
 }
 
 export function searchRoutes(deps: ReadRouteDeps): Route[] {
@@ -76,6 +143,7 @@ export function searchRoutes(deps: ReadRouteDeps): Route[] {
           return [{ ...set, totalMatches: 0, results: [] }];
         }
         const types = new Set(query.type);
+        const kindTypes = [...types].filter((t) => !isSearchType(t));
         const accounts = (await deps.guard.visible(user)).map((a) => a.name);
         const needle = q.toLowerCase();
         const named: Array<Record<string, string>> = [];
@@ -113,17 +181,27 @@ export function searchRoutes(deps: ReadRouteDeps): Route[] {
           const role = ROLE_OF[t];
           return role !== undefined && types.has(t) ? [role] : [];
         });
+        // One ordered list, paged across its parts: names, objects by role, then objects by kind.
         const start = (query.page - 1) * query.pageSize;
         const fromNamed = named.slice(start, start + query.pageSize);
         const offset = Math.max(0, start - named.length);
         const found = await deps.model.search(accounts, roles, q, offset, query.pageSize - fromNamed.length);
-        return [
-          {
-            ...set,
-            totalMatches: named.length + found.total,
-            results: [...fromNamed, ...found.objects.map(objectResult)],
-          },
-        ];
+        const results = [...fromNamed, ...found.objects.map(objectResult)];
+        let totalMatches = named.length + found.total;
+        const watched = kindTypes.length === 0 ? [] : await deps.model.watchedKinds(accounts);
+        for (const [spelling, kinds] of kindsAskedFor(kindTypes, watched)) {
+          const skip = Math.max(0, start - totalMatches);
+          const byKind = await deps.model.searchKinds(
+            accounts,
+            kinds,
+            q,
+            skip,
+            query.pageSize - results.length,
+          );
+          results.push(...byKind.objects.map((o) => kindResult(o, spelling)));
+          totalMatches += byKind.total;
+        }
+        return [{ ...set, totalMatches, results }];
       },
     }),
   ];
