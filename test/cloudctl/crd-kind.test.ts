@@ -1,5 +1,5 @@
-// The kind a cached CustomResourceDefinition defines: its group and kind, the version its objects are
-// read through (the storage version among those served), and its scope.
+// The kind a cached CustomResourceDefinition defines: its group and kind, and the version its objects
+// are read through (the storage version among those served).
 import { describe, expect, it } from 'vitest';
 import { crdKind } from '../../src/cloudctl/caching/crd-kind.ts';
 
@@ -11,7 +11,7 @@ const crd = (spec: Record<string, unknown>) => ({
 });
 
 describe('crdKind', () => {
-  it('reads the group, the kind, the storage version among those served, and the scope', () => {
+  it('reads the group, the kind, and the storage version among those served', () => {
     const versions = [
       { name: 'v1beta1', served: true, storage: false },
       { name: 'v1', served: true, storage: true },
@@ -21,9 +21,7 @@ describe('crdKind', () => {
       group: 'stable.example.com',
       kind: 'CronTab',
       version: 'v1',
-      namespaced: true,
     });
-    expect(crdKind(crd({ scope: 'Cluster', versions }))?.namespaced).toBe(false);
   });
 
   it('falls back to the first served version, then to a v1beta1 CRD’s single version', () => {

@@ -1,7 +1,7 @@
 // The kind a CustomResourceDefinition defines, read from the CRD object as the cache holds it. A CRD
 // is cached as soon as it is deployed, while objects of its kind reach the cache only once the agent
-// has noticed the new kind and listed it; reading the CRD lets a custom kind be named (Spinnaker's
-// kind map, GET /manifests) in between, and tells whether its objects live in namespaces.
+// has noticed the new kind and listed it (or never, for a kind the account's `kinds` leave out);
+// reading the CRD lets a custom kind be named (Spinnaker's kind map, GET /manifests) meanwhile.
 import { isRecord } from '../../lib/is-record.ts';
 
 export interface CrdKind {
@@ -10,7 +10,6 @@ export interface CrdKind {
   kind: string;
   /** The version objects are read through: the storage version, else the first served one. */
   version: string | undefined;
-  namespaced: boolean;
 }
 
 interface ServedVersion {
@@ -38,5 +37,5 @@ export function crdKind(body: unknown): CrdKind | undefined {
   // apiextensions.k8s.io/v1beta1 CRDs may name one version in `spec.version`.
   const legacy = typeof spec.version === 'string' ? spec.version : undefined;
   const version = (served.find((v) => v.storage) ?? served[0])?.name ?? legacy;
-  return { group: spec.group, kind: names.kind, version, namespaced: spec.scope !== 'Cluster' };
+  return { group: spec.group, kind: names.kind, version };
 }

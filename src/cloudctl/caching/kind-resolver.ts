@@ -13,8 +13,6 @@ import { crdKind } from './crd-kind.ts';
 export interface ResolvedKind {
   apiVersion: string;
   kind: string;
-  /** Whether its objects live in namespaces, where the kind's CRD says so. */
-  namespaced?: boolean;
 }
 
 /** A custom kind an account's cached CustomResourceDefinition defines. */
@@ -188,11 +186,7 @@ export class KindResolver {
       const defined = crdKind(parseBody(row.body));
       if (defined?.group !== group || defined.kind.toLowerCase() !== kind.toLowerCase()) continue;
       if (defined.version === undefined) return undefined;
-      return {
-        apiVersion: `${group}/${defined.version}`,
-        kind: defined.kind,
-        namespaced: defined.namespaced,
-      };
+      return { apiVersion: `${group}/${defined.version}`, kind: defined.kind };
     }
     return undefined;
   }
