@@ -3,8 +3,9 @@
 // (`Rollout.argoproj.io`), and an object as "<kind> <name>". The agent needs apiVersion and kind.
 // A kind cached for the account is read through the version its objects were cached with (the one
 // the agent watches); other built-in kinds come from a table; a custom kind from the cache, or from
-// its CustomResourceDefinition when the cache holds the CRD but no object of the kind yet (just
-// deployed: the agent lists a new kind only once it has noticed it).
+// its CustomResourceDefinition when the cache holds the CRD but no object of the kind: just deployed
+// (the agent lists a new kind only once it has noticed it), or of a kind the account's `kinds` leave
+// out, whose objects are then read live.
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import type { CacheTables } from './cache-tables.ts';
