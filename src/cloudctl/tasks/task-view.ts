@@ -2,6 +2,7 @@
 // `complete` and `completed` (older clients read the first), history of {phase, status}, and the
 // result objects. `ownerId` names the cloudctl process; `user` who submitted the task.
 import { z } from 'zod';
+import { taskResultObjectSchema } from './converters/index.ts';
 import type { StoredTask } from './task-store.ts';
 
 export const taskStatusSchema = z.object({
@@ -22,7 +23,9 @@ export const taskSchema = z
     startTimeMs: z.int(),
     status: taskStatusSchema,
     history: z.array(z.object({ phase: z.string(), status: z.string() })),
-    resultObjects: z.array(z.unknown()),
+    resultObjects: z
+      .array(taskResultObjectSchema)
+      .describe("what the operations report: what Orca's deploy, delete, patch and run job stages read"),
     sagaIds: z.array(z.unknown()),
     outputs: z.array(z.unknown()),
     retryable: z.boolean(),
@@ -30,6 +33,16 @@ export const taskSchema = z
   .describe('Task');
 
 export type TaskView = z.infer<typeof taskSchema>;
+
+/**
+ * A stored result object as documented. Converters build them to the schema (the compiler checks);
+ * one the schema does not describe (stored by an older cloudctl) is left out rather than answered
+ * against the document.
+ */
+function asResultObject(stored: unknown) {
+  const parsed = taskResultObjectSchema.safeParse(stored);
+  return parsed.success ? [parsed.data] : [];
+}
 
 export function taskView(task: StoredTask, ownerId: string): TaskView {
   const last = task.history.at(-1) ?? { phase: 'ORCHESTRATION', status: '' };
@@ -51,7 +64,7 @@ export function taskView(task: StoredTask, ownerId: string): TaskView {
       retryable,
     },
     history: task.history,
-    resultObjects: task.resultObjects,
+    resultObjects: task.resultObjects.flatMap(asResultObject),
     sagaIds: [],
     outputs: [],
     retryable,

@@ -15,6 +15,7 @@ import type {
 import { CodedError } from '../../../lib/coded-error.ts';
 import type { ResolvedKind } from '../../caching/index.ts';
 import { nullAsAbsent } from './null-as-absent.ts';
+import type { TaskResultObject } from './result-object.ts';
 
 /** An agent operation a converter produces: the compiler checks its payload against its type's. */
 export type AgentStep = OperationCall & {
@@ -98,7 +99,7 @@ export interface ConverterDefinition<S extends z.ZodType> {
    * The task's result object for one step's agent answer; undefined adds none (scale, rollouts, and
    * the steps of a several-step operation that report nothing of their own).
    */
-  resultObject(payload: z.output<S>, step: AgentStep, agentResult: AgentResult): unknown;
+  resultObject(payload: z.output<S>, step: AgentStep, agentResult: AgentResult): TaskResultObject | undefined;
 }
 
 /** A converter with its payload type erased, to be listed beside others. */
@@ -109,7 +110,7 @@ export interface OperationConverter {
   /** Each takes the client's operation description as `payload` parsed it. */
   describe(input: unknown): string;
   toAgent(input: unknown, context: ConverterContext): Promise<AgentStep[]>;
-  resultObject(input: unknown, step: AgentStep, agentResult: AgentResult): unknown;
+  resultObject(input: unknown, step: AgentStep, agentResult: AgentResult): TaskResultObject | undefined;
 }
 
 export function defineConverter<S extends z.ZodType>(definition: ConverterDefinition<S>): OperationConverter {

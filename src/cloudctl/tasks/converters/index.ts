@@ -43,3 +43,4 @@ export {
   PayloadError,
   type PodLabels,
 } from './converter.ts';
+export { type TaskResultObject, taskResultObjectSchema } from './result-object.ts';

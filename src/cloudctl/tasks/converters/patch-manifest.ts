@@ -84,7 +84,7 @@ export const patchManifest = defineConverter({
         : undefined;
     return {
       manifestNamesByNamespace: { [payload.location]: [`${kind} ${name}`] },
-      manifests: object === undefined ? [] : [object],
+      manifests: object == null ? [] : [object],
       createdArtifacts: [],
       boundArtifacts: storedArtifactResult(step.details).boundArtifacts,
     };
