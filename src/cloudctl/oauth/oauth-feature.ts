@@ -1,7 +1,7 @@
 // The OAuth feature's factory: the client routes administrators manage clients with, the token
 // endpoint webhook jobs call for their access tokens, and GET /auth/cli, which tells `cloudctl login
 // --sso` the provider's public client.
-import type { CloudctlConfig, OidcSettings } from '../config/index.ts';
+import type { CloudctlConfig } from '../config/index.ts';
 import type { Feature } from '../feature.ts';
 import type { Route } from '../http/index.ts';
 import { cliSignInRoute } from './cli-sign-in-route.ts';
@@ -13,10 +13,8 @@ import { tokenRoute } from './token-route.ts';
 export interface OAuthFeatureDeps {
   store: OAuthStore;
   now: () => Date;
-  /** `oauth.*`. */
-  settings: CloudctlConfig['oauth'];
-  /** `auth.oidc`, when configured: its `cli` client is what GET /auth/cli answers. */
-  oidc: OidcSettings | undefined;
+  /** `oauth.*`, and `auth.oidc` when configured: its `cli` client is what GET /auth/cli answers. */
+  config: Pick<CloudctlConfig, 'oauth' | 'auth'>;
   /** Where cloudctl's API is reached: the audience a token request may name. */
   externalUrl: () => string;
 }
@@ -29,11 +27,15 @@ export function oauthFeature(deps: OAuthFeatureDeps): OAuthFeature {
   const issuer = new TokenIssuer({
     store: deps.store,
     now: deps.now,
-    lifetimeSeconds: deps.settings.tokenLifetimeSeconds,
+    lifetimeSeconds: deps.config.oauth.tokenLifetimeSeconds,
   });
   return {
     name: 'oauth',
     phase: 'services',
-    routes: [...clientRoutes(deps), tokenRoute(issuer, deps.externalUrl), cliSignInRoute(deps.oidc)],
+    routes: [
+      ...clientRoutes(deps),
+      tokenRoute(issuer, deps.externalUrl),
+      cliSignInRoute(deps.config.auth.oidc),
+    ],
   };
 }
