@@ -96,6 +96,20 @@ export class ApiDocumentCheck {
     return best?.operation;
   }
 
+  /**
+   * Whether the document lists the status among the operation's answers; an empty list when it does,
+   * or when no operation matches (a path no route serves, a method the path is not served for: the
+   * server's own 404 and 405). A 500 is never documented, and fails a test on its own.
+   */
+  statusProblems(method: string, path: string, status: number): string[] {
+    const operation = this.#operation(method, path);
+    if (operation === undefined || status === 500 || String(status) in operation.responses) return [];
+    return [
+      `${method} ${path} (${status}): ${operation.template} documents no ${status} answer; declare it in the route's ` +
+        `schema.response (\`...errorAnswers('<CODE>')\`, src/cloudctl/http/error-answers.ts)`,
+    ];
+  }
+
   /** Problems of a 2xx JSON answer against the document, or an empty list. */
   problems(method: string, path: string, status: number, body: unknown): string[] {
     const operation = this.#operation(method, path);

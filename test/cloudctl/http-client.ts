@@ -1,7 +1,9 @@
 // A small client for cloudctl's HTTP API in tests: real requests over a real socket, answers with
 // status, parsed body and headers. Every 2xx JSON answer is held to the schema cloudctl's own API
 // document gives for its operation (api-document-check.ts): a field the document does not declare, or
-// of another type, throws, so the test that saw it fails however loosely it reads the body.
+// of another type, throws, so the test that saw it fails however loosely it reads the body. Every
+// other answer's status must be one the document lists for the operation: a route that answers a 409
+// or a 503 it does not declare fails the test that saw it, whatever the test expected.
 import { ApiDocumentCheck } from './api-document-check.ts';
 
 export interface ApiAnswer {
@@ -56,6 +58,11 @@ export function apiClient(baseUrl: string, token?: string): ApiClient {
     if (json) parsed = JSON.parse(text);
     if (json && response.status >= 200 && response.status < 300 && path !== '/v2/api-docs') {
       const problems = (await documentOf(baseUrl)).problems(method, path, response.status, parsed);
+      if (problems.length > 0) throw new UndocumentedAnswerError(problems);
+    } else if (response.status >= 300) {
+      // A server shutting down (503) may no longer serve its document: its refusal is then not checked.
+      const document = await documentOf(baseUrl).catch(() => undefined);
+      const problems = document?.statusProblems(method, path, response.status) ?? [];
       if (problems.length > 0) throw new UndocumentedAnswerError(problems);
     }
     return { status: response.status, body: parsed, headers: response.headers };

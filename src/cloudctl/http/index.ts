@@ -1,4 +1,5 @@
 // The HTTP transport of cloudctl: the server, the route definition features use, and the errors.
+export { AGENT_ANSWERS, errorAnswers } from './error-answers.ts';
 export { errorBody, HTTP_ERRORS, HttpError, type HttpErrorCode } from './http-error.ts';
 export type { HttpMetrics } from './http-metrics.ts';
 export { type HttpEndpoint, type HttpServerDeps, startHttpEndpoint } from './http-server.ts';

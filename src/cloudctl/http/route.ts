@@ -11,7 +11,11 @@ export interface RouteSchema {
   params?: z.ZodType;
   querystring?: z.ZodType;
   body?: z.ZodType;
-  /** The success answers by status; the error answers are added for every route. */
+  /**
+   * The success answers by status, and the error answers this route can give beyond those every route
+   * documents (swagger-document.ts): `...errorAnswers('AGENT_UNAVAILABLE')` for each code it can throw
+   * or let through. Tests hold every answer's status to the document (test/cloudctl/http-client.ts).
+   */
   response: Record<number, z.ZodType>;
 }
 

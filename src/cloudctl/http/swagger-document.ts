@@ -25,7 +25,8 @@ const errorBodyShape = z
 
 /**
  * The body of every 4xx and 5xx answer. A route that answers an error status of its own declares it
- * with this schema (`503: errorBodySchema.describe('why')`); the document refers to the definition.
+ * by its code (`...errorAnswers('CONFLICT')`, error-answers.ts), or with this schema and its own
+ * words (`404: errorBodySchema.describe('why')`); the document refers to the definition.
  */
 export const errorBodySchema = errorBodyShape.meta({ [SWAGGER_TYPE]: { $ref: ERROR_REF } });
 
@@ -35,7 +36,9 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Forbidden: the user lacks the permission',
   404: 'Not found',
   409: 'Conflict',
+  413: 'Payload too large: the body is over the limit',
   415: 'Unsupported media type: the body is not application/json',
+  502: 'The agent could not carry out the request',
   503: 'No connected agent serves the account',
 };
 
@@ -132,7 +135,9 @@ function transformRoute(schema: Record<string, unknown>): Record<string, unknown
     response[status] = responseOf(asSchema(value, 'output') ?? {}, Number(status), isNoBody(value));
   }
   const secured = Array.isArray(schema.security) && schema.security.length > 0;
-  const errors = [400, 404, ...(secured ? [401, 403] : []), ...(body === undefined ? [] : [415])];
+  // What any route can answer: a bad request, an unknown name; a user's route, no or a weak token;
+  // a route with a body, one over the limit (oversized-body.ts) or not JSON. Others are the route's.
+  const errors = [400, 404, ...(secured ? [401, 403] : []), ...(body === undefined ? [] : [413, 415])];
   for (const status of errors) response[String(status)] ??= responseOf({ $ref: ERROR_REF }, status);
   out.response = response;
   return out;

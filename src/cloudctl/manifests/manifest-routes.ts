@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { AccountGuard } from '../accounts/index.ts';
 import { manifestNameSchema } from '../caching/index.ts';
-import { defineRoute, HttpError, queryBoolean, type Route } from '../http/index.ts';
+import { AGENT_ANSWERS, defineRoute, HttpError, queryBoolean, type Route } from '../http/index.ts';
 import type { IndexedObject, ReadModel } from '../read-model/index.ts';
 import { criteriaSchema, pickTarget } from './dynamic-target.ts';
 import { type ManifestReaderDeps, readManifest, resolveType } from './manifest-reader.ts';
@@ -69,7 +69,9 @@ function manifestRoute(deps: ManifestRouteDeps, url: string, summary: string, lo
     summary,
     tag: TAG,
     access: 'user',
-    schema: { params, querystring: eventsQuery, response: { 200: manifestSchema } },
+    // An object the store does not hold (or its events) is read live: with no agent, or a failing
+    // one, that read is a 503 or a 502.
+    schema: { params, querystring: eventsQuery, response: { 200: manifestSchema, ...AGENT_ANSWERS } },
     handler: async ({ params: p, query, user }) => {
       await deps.guard.require(user, p.account, 'READ');
       const location = 'location' in p && typeof p.location === 'string' ? p.location : '';

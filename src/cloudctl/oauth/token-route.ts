@@ -27,6 +27,7 @@ export function tokenRoute(issuer: TokenIssuer, externalUrl: () => string): Rout
           'invalid_request (a missing, repeated or malformed field, or an audience other than this cloudctl) or unsupported_grant_type',
         ),
         401: oauthErrorSchema.describe('invalid_client: unknown client, wrong secret or revoked client'),
+        413: oauthErrorSchema.describe('invalid_request: the body is over the limit'),
         415: oauthErrorSchema.describe('invalid_request: the body is neither a form nor JSON'),
       },
     },

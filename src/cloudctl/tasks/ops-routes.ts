@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { isRecord } from '../../lib/is-record.ts';
 import type { AccountGuard } from '../accounts/index.ts';
 import type { Principal } from '../auth/index.ts';
-import { defineRoute, HttpError, type Route } from '../http/index.ts';
+import { AGENT_ANSWERS, defineRoute, HttpError, type Route } from '../http/index.ts';
 import { CONVERTERS, type ConverterContext, PayloadError } from './converters/index.ts';
 import type { TaskRunner } from './task-runner.ts';
 import type { TaskStep } from './task-store.ts';
@@ -153,7 +153,9 @@ export function opsRoutes(deps: OpsRouteDeps): Route[] {
       schema: {
         querystring: clientRequestIdSchema,
         body: operationsBody,
-        response: { 200: startOperationResultSchema },
+        // A converter may look at the cluster through the agent as it checks the request (a deploy's
+        // account, the versions a cleanup drops).
+        response: { 200: startOperationResultSchema, ...AGENT_ANSWERS },
       },
       handler: ({ body, query, user }) => startMany(body, query.clientRequestId, user, deps),
     }),
@@ -168,7 +170,9 @@ export function opsRoutes(deps: OpsRouteDeps): Route[] {
         params: z.object({ name: z.enum(OPERATION_NAMES).describe('the operation') }),
         querystring: clientRequestIdSchema,
         body: payloadObject,
-        response: { 200: startOperationResultSchema },
+        // A converter may look at the cluster through the agent as it checks the request (a deploy's
+        // account, the versions a cleanup drops).
+        response: { 200: startOperationResultSchema, ...AGENT_ANSWERS },
       },
       handler: ({ params, body, query, user }) =>
         startOne(params.name, body, query.clientRequestId, user, deps),
@@ -184,7 +188,9 @@ export function opsRoutes(deps: OpsRouteDeps): Route[] {
         params: z.object({ cloudProvider: cloudProviderParam }),
         querystring: clientRequestIdSchema,
         body: operationsBody,
-        response: { 200: startOperationResultSchema },
+        // A converter may look at the cluster through the agent as it checks the request (a deploy's
+        // account, the versions a cleanup drops).
+        response: { 200: startOperationResultSchema, ...AGENT_ANSWERS },
       },
       handler: ({ body, query, user }) => startMany(body, query.clientRequestId, user, deps),
     }),
@@ -201,7 +207,9 @@ export function opsRoutes(deps: OpsRouteDeps): Route[] {
         }),
         querystring: clientRequestIdSchema,
         body: payloadObject,
-        response: { 200: startOperationResultSchema },
+        // A converter may look at the cluster through the agent as it checks the request (a deploy's
+        // account, the versions a cleanup drops).
+        response: { 200: startOperationResultSchema, ...AGENT_ANSWERS },
       },
       handler: ({ params, body, query, user }) =>
         startOne(params.name, body, query.clientRequestId, user, deps),

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { formatIssue } from '../../../lib/config-issue.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import type { AccountGuard } from '../../accounts/index.ts';
-import { defineRoute, HttpError, Reply, type Route } from '../../http/index.ts';
+import { defineRoute, errorAnswers, HttpError, Reply, type Route } from '../../http/index.ts';
 import { parseDeploymentFile } from '../deployment-file/load-deployment-file.ts';
 import { callbackGateId, type DeploymentRunner, type DeploymentStore } from '../run/index.ts';
 import {
@@ -69,7 +69,11 @@ function decide(deps: DeploymentRoutesDeps, verdict: boolean): Route {
       : 'Rejects the manual pause a deployment waits at: the target fails, rollback is left to the user',
     tag: TAG,
     access: 'user',
-    schema: { params: idParams, body: decisionSchema, response: { 200: deploymentViewSchema } },
+    schema: {
+      params: idParams,
+      body: decisionSchema,
+      response: { 200: deploymentViewSchema, ...errorAnswers('CONFLICT') },
+    },
     handler: async ({ params, body, user }) =>
       deploymentView(
         await decideApproval(deps, user, params.id, { verdict, target: body.target, message: body.message }),
@@ -85,7 +89,10 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps): Route[] {
       summary: 'Starts a deployment from a deployment file whose manifests are inline',
       tag: TAG,
       access: 'user',
-      schema: { body: submissionSchema, response: { 202: deploymentViewSchema } },
+      schema: {
+        body: submissionSchema,
+        response: { 202: deploymentViewSchema, ...errorAnswers('CONFLICT') },
+      },
       handler: async ({ body, user }) => {
         const fileName = body.fileName ?? 'request body';
         const loaded = await parseDeploymentFile(body.file, { file: fileName, baseDir: undefined });
@@ -164,7 +171,7 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps): Route[] {
       summary: 'Rolls back the targets of a finished deployment: previous versions restored, new ones at 0',
       tag: TAG,
       access: 'user',
-      schema: { params: idParams, response: { 202: deploymentViewSchema } },
+      schema: { params: idParams, response: { 202: deploymentViewSchema, ...errorAnswers('CONFLICT') } },
       handler: async ({ params, user }) =>
         new Reply(202, deploymentView(await rollBackDeployment(deps, user, params.id))),
     }),
@@ -177,7 +184,7 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps): Route[] {
       schema: {
         params: z.object({ callbackId: z.string().min(1).max(200) }),
         body: callbackSchema,
-        response: { 200: callbackAnswerSchema },
+        response: { 200: callbackAnswerSchema, ...errorAnswers('CONFLICT') },
       },
       handler: async ({ params, body, user }) => {
         const gateId = callbackGateId(params.callbackId);
