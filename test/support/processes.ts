@@ -81,12 +81,13 @@ export async function startCloudctl(
   name: string,
   yaml: string,
   httpPort: number,
+  readyTimeoutMs?: number,
 ): Promise<RunningProcess> {
   const file = join(dir, name);
   await writeFile(file, yaml);
   const cloudctl = startProcess('cloudctl', ['serve', '--config', file]);
   try {
-    await waitReady(cloudctl, `http://127.0.0.1:${httpPort}/ready`);
+    await waitReady(cloudctl, `http://127.0.0.1:${httpPort}/ready`, readyTimeoutMs);
   } catch (error) {
     // Not ready: no caller holds it yet, so nothing else would ever stop it.
     await cloudctl.stop('SIGKILL');
@@ -115,6 +116,8 @@ export interface SystemPlan {
   };
   /** More top-level sections of cloudctl's config, as YAML (e.g. `auth:`). */
   config?: string;
+  /** How long cloudctl's first start, and the agent's, may take to be ready (waitReady's default otherwise). */
+  readyTimeoutMs?: number;
 }
 
 /**
@@ -165,7 +168,7 @@ export class TestSystem {
       ...(plan.config === undefined ? [] : [plan.config]),
       '',
     ].join('\n');
-    const cloudctl = await startCloudctl(plan.dir, 'cloudctl.yaml', config, ports.http);
+    const cloudctl = await startCloudctl(plan.dir, 'cloudctl.yaml', config, ports.http, plan.readyTimeoutMs);
     return new TestSystem(plan, ports, config, cloudctl);
   }
 
@@ -202,7 +205,7 @@ export class TestSystem {
       TEST_AGENT_TOKEN: this.#plan.agent.token,
       ORCH_AGENT_ID: this.#plan.agent.id,
     });
-    await waitReady(this.#agent, `http://127.0.0.1:${healthPort}/ready`);
+    await waitReady(this.#agent, `http://127.0.0.1:${healthPort}/ready`, this.#plan.readyTimeoutMs);
   }
 
   /** The running (or last) agent process: its output, pid and exit. */
