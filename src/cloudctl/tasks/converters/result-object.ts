@@ -7,7 +7,7 @@
 // documents it. Scale, resize, rollouts, enable and disable report none, as there.
 import { z } from 'zod';
 import { OPERATIONS } from '../../../contract/index.ts';
-import { artifactSchema } from './artifacts/index.ts';
+import { artifactSchema } from '../../artifacts/index.ts';
 
 const namesByNamespace = z.record(z.string(), z.array(z.string()));
 
