@@ -10,8 +10,6 @@ import { taskSchema, taskView } from './task-view.ts';
 export interface TaskRouteDeps {
   store: { tasks: TaskStore };
   guard: AccountGuard;
-  /** Names this cloudctl process in `ownerId`. */
-  ownerId: string;
 }
 
 export function taskRoutes(deps: TaskRouteDeps): Route[] {
@@ -29,7 +27,7 @@ export function taskRoutes(deps: TaskRouteDeps): Route[] {
         if (task === undefined || !(await taskReader(user, deps.guard))(task)) {
           throw new HttpError('NOT_FOUND', `Task not found (id: ${params.id})`);
         }
-        return taskView(task, deps.ownerId);
+        return taskView(task);
       },
     }),
     defineRoute({
@@ -45,7 +43,7 @@ export function taskRoutes(deps: TaskRouteDeps): Route[] {
       handler: async ({ query, user }) => {
         const mayRead = await taskReader(user, deps.guard);
         const tasks = await deps.store.tasks.recent(query.limit);
-        return tasks.filter(mayRead).map((task) => taskView(task, deps.ownerId));
+        return tasks.filter(mayRead).map((task) => taskView(task));
       },
     }),
   ];

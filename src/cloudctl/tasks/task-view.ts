@@ -1,6 +1,7 @@
 // A task as clients of the API we mirror read it (clouddriver's Task): a status with both
 // `complete` and `completed` (older clients read the first), history of {phase, status}, and the
-// result objects. `ownerId` names the cloudctl process; `user` who submitted the task.
+// result objects. `ownerId` names the replica that runs the task, or ran it last (GET
+// /{provider}/task/{id}/owner); `user` who submitted the task.
 import { z } from 'zod';
 import { taskResultObjectSchema } from './converters/index.ts';
 import type { StoredTask } from './task-store.ts';
@@ -44,7 +45,7 @@ function asResultObject(stored: unknown) {
   return parsed.success ? [parsed.data] : [];
 }
 
-export function taskView(task: StoredTask, ownerId: string): TaskView {
+export function taskView(task: StoredTask): TaskView {
   const last = task.history.at(-1) ?? { phase: 'ORCHESTRATION', status: '' };
   const done = task.state !== 'STARTED';
   // A failure a restart may mend (Orca resumes such a task: POST /task/{id}:resume).
@@ -52,7 +53,7 @@ export function taskView(task: StoredTask, ownerId: string): TaskView {
   return {
     id: task.id,
     requestId: task.requestId,
-    ownerId,
+    ownerId: task.owner,
     user: task.user,
     startTimeMs: task.createdAt.getTime(),
     status: {

@@ -2,7 +2,6 @@
 // across replicas through task leases), the routes that start, read and restart them, and the list of the
 // artifact accounts their deploys read artifacts from. Stopping stops every task where it is; an
 // unfinished task carries on at the next start.
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { AccountGuard } from '../accounts/index.ts';
 import { artifactRoutes } from '../artifacts/index.ts';
@@ -79,7 +78,7 @@ export function tasksFeature(deps: TasksFeatureDeps): TasksFeature {
           cache: clusterLookups(stores),
         },
       }),
-      ...taskRoutes({ store: stores, guard, ownerId: `cloudctl@${hostname()}` }),
+      ...taskRoutes({ store: stores, guard }),
       ...taskRecoveryRoutes({ runner, store: stores, guard }),
       ...artifactRoutes(),
     ],

@@ -1,7 +1,6 @@
 // The watch feature's factory: GET /watch and the hub behind it, woken by this process's stores and by
 // the other replicas' words, and the pruning of the kept window. In the http phase: its streams end
 // (with a `closed` event) when the HTTP server stops, not after it, which would wait for them.
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { AccountGuard } from '../accounts/index.ts';
 import type { CloudctlConfig } from '../config/index.ts';
@@ -48,7 +47,7 @@ export interface WatchFeature extends Feature {
 
 export function watchFeature(deps: WatchFeatureDeps): WatchFeature {
   const { stores, guard, settings, replicas, metrics, logger, now } = deps;
-  const reader = new WatchReader({ ...stores, ownerId: `cloudctl@${hostname()}` });
+  const reader = new WatchReader(stores);
   const hub = new WatchHub({
     reader,
     horizon: () => stores.watch.horizon(),

@@ -24,8 +24,6 @@ export interface WatchRecordSources {
   watch: Pick<WatchStore, 'objects' | 'removals'>;
   tasks: Pick<TaskStore, 'numbered'>;
   deployments: Pick<DeploymentStore, 'numbered'>;
-  /** The task view names the replica that answers; this one. */
-  ownerId: string;
 }
 
 const apiVersionOf = (group: string, version: string) => (group === '' ? version : `${group}/${version}`);
@@ -140,7 +138,7 @@ export class WatchReader {
 
   #task(seq: number, task: StoredTask): WatchRecord {
     const data: TaskEvent = {
-      task: taskView(task, this.#sources.ownerId),
+      task: taskView(task),
       accounts: task.accounts,
       application: null,
     };

@@ -209,6 +209,8 @@ describe('GET /orchestrator/task/{id}/owner and who may recover a task', () => {
     const owner = await ops.get(`/orchestrator/task/${started.body.id}/owner`);
     expect(owner.status).toBe(200);
     expect(owner.body).toEqual({ name: 'cloudctl' });
+    // GET /task/{id} names the same owner.
+    expect((await ops.get(`/task/${started.body.id}`)).body.ownerId).toBe('cloudctl');
     const dev = apiClient(cp.url, USERS.dev.token);
     expect((await dev.get(`/orchestrator/task/${started.body.id}/owner`)).status).toBe(200);
     const nobody = apiClient(cp.url, USERS.nobody.token);

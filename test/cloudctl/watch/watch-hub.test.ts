@@ -33,7 +33,7 @@ function hub(
   return new WatchHub({
     readable,
     metrics: { clients: metrics.watchClients, closed: metrics.watchClosed },
-    reader: new WatchReader({ ...stores, ownerId: 'test' }),
+    reader: new WatchReader(stores),
     horizon: () => stores.watch.horizon(),
     floor: () => stores.watch.floor(),
     heartbeatMs: 60_000,
