@@ -124,8 +124,9 @@ export function taskRecoveryRoutes(deps: TaskRecoveryRouteDeps): Route[] {
     }),
     defineRoute({
       method: 'POST',
-      // A literal colon follows the id (`::`); the pattern keeps the id from swallowing `:resume`.
-      url: '/task/:id(^.+)::resume',
+      // A literal colon follows the id (`::`); the pattern keeps the id from swallowing `:resume`, and
+      // takes any character (a line break too, as fuzzers send) so no id falls through to GET /task/{id}.
+      url: '/task/:id(^[\\s\\S]+)::resume',
       summary: 'Resume a retryable failed task: its remaining operations run again on this replica',
       tag: 'tasks',
       access: 'user',
