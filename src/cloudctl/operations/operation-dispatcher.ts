@@ -234,15 +234,7 @@ export class OperationDispatcher {
    * its result may already be stored, or come in until the operation's deadline.
    */
   async await<T extends OperationType>(id: string, type: T): Promise<OperationOutcome<T>> {
-    const stored = await this.#deps.store.operations.get(id);
-    if (stored === undefined) throw new CloudctlError('OPERATION_FAILED', `operation ${id} was never sent`);
-    if (stored.type !== type || stored.call === null)
-      throw new CloudctlError(
-        'OPERATION_FAILED',
-        stored.type !== type
-          ? `operation ${id} is a ${stored.type}, not a ${type}`
-          : `operation ${id}: its stored payload does not match its type ${type}`,
-      );
+    const stored = await this.#stored(id, type);
     // The window of the agent's current session: the one that took the operation may be gone.
     const graceMs = this.#deps.registry.newestSessionOf(stored.agentId)?.resultRetryWindowMs ?? 0;
     const operation: Sendable = {
