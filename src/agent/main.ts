@@ -100,7 +100,13 @@ function accountLifecycle(
     secretEngines: loaded.secretEngines,
     watching: parts.watching.bound,
     reporter: {
-      status: (name, state, message) => connection.reportAccountStatus(name, state, message),
+      status: (name, state, message) =>
+        connection.reportAccountStatus(
+          name,
+          state,
+          message,
+          state === 'ACTIVE' ? accounts.clusterOf(name) : undefined,
+        ),
       refuse: (name, message) => connection.refuseAccount(name, message),
       forget: (name) => connection.forgetAccount(name),
     },

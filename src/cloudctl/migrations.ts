@@ -9,7 +9,11 @@ import {
   credentialsMigration,
 } from './credentials/index.ts';
 import { type DeploymentTables, deploymentsMigration } from './deployments/index.ts';
-import { type DynamicAccountTables, dynamicAccountsMigration } from './dynamic-accounts/index.ts';
+import {
+  type DynamicAccountTables,
+  dynamicAccountClusterMigration,
+  dynamicAccountsMigration,
+} from './dynamic-accounts/index.ts';
 import { type OAuthTables, oauthMigration } from './oauth/index.ts';
 import {
   createOperationTables,
@@ -60,4 +64,5 @@ export const CLOUDCTL_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0013_operation_error_code': operationErrorCodeMigration,
   '0014_watch_sequence': watchMigration,
   '0015_task_owner': taskOwnerMigration,
+  '0016_dynamic_account_cluster': dynamicAccountClusterMigration,
 };

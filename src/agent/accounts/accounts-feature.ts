@@ -25,6 +25,8 @@ export interface Accounts {
   dynamic: DynamicAccountSettings;
   /** The accounts as hello reports them: permissions, API server, version, source and caching. */
   registered(): RegisteredAccount[];
+  /** The account's cluster as reached (API server host and version), once its check has passed. */
+  clusterOf(name: string): { apiServerHost: string; kubernetesVersion: string } | undefined;
 }
 
 export interface RegisteredAccount {
@@ -52,21 +54,25 @@ export function createAccounts(deps: AccountsDeps): Accounts {
     },
     ...(deps.serviceAccountRoot === undefined ? {} : { serviceAccountRoot: deps.serviceAccountRoot }),
   });
+  const clusterOf = (name: string) => {
+    const info = clusters.info(name);
+    return info === undefined
+      ? undefined
+      : { apiServerHost: new URL(info.server).host, kubernetesVersion: info.kubernetesVersion };
+  };
   const registered = () =>
     registry.statuses().flatMap((status): RegisteredAccount[] => {
       const account = registry.config(status.name);
-      const info = clusters.info(status.name);
       if (account === undefined) return [];
       return [
         {
           name: account.name,
           permissions: { read: account.permissions.READ ?? [], write: account.permissions.WRITE ?? [] },
-          apiServerHost: info === undefined ? '' : new URL(info.server).host,
-          kubernetesVersion: info?.kubernetesVersion ?? '',
+          ...(clusterOf(status.name) ?? { apiServerHost: '', kubernetesVersion: '' }),
           source: status.source,
           caching: status.caching,
         },
       ];
     });
-  return { registry, clusters, dynamic: dynamicAccountSettings(deps.config), registered };
+  return { registry, clusters, dynamic: dynamicAccountSettings(deps.config), registered, clusterOf };
 }

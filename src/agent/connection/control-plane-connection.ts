@@ -36,6 +36,14 @@ const REMEMBERED_OPERATIONS = 10_000;
 const MAX_RESULT_BYTES = 3.5 * 1024 * 1024;
 const mebibytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
+/** An account's cluster as the agent reached it, reported with ACTIVE. */
+export interface AccountCluster {
+  apiServerHost: string;
+  kubernetesVersion: string;
+}
+
+type ReportedStatus = { account: string; state: AccountState; message: string } & Partial<AccountCluster>;
+
 export type AccountState = 'ACTIVE' | 'FAILED';
 
 /** What the control plane sends the agent, and who takes it: given at construction or by serve(). */
@@ -81,7 +89,7 @@ export class ControlPlaneConnection {
   readonly #outbox: ResultOutbox;
   readonly #plan: ChannelPlan;
   /** Latest status per account, sent again at the start of every session. */
-  readonly #accountStatus = new Map<string, { state: AccountState; message: string }>();
+  readonly #accountStatus = new Map<string, ReportedStatus>();
   readonly #operationAccounts = new Map<string, string>();
   #credentials: ChannelCredentials | undefined;
   #sessionClient: AgentSessionClient | undefined;
@@ -208,10 +216,15 @@ export class ControlPlaneConnection {
     });
   }
 
-  /** Sent now when connected, and again at the start of every later session (latest per account). */
-  reportAccountStatus(name: string, state: AccountState, message = ''): void {
-    this.#accountStatus.set(name, { state, message });
-    this.#session?.send({ accountStatus: { account: name, state, message } });
+  /**
+   * Sent now when connected, and again at the start of every later session (latest per account).
+   * `cluster`, with ACTIVE: the API server the account reached, which cloudctl shows (a dynamic
+   * account has no hello to carry it).
+   */
+  reportAccountStatus(name: string, state: AccountState, message = '', cluster?: AccountCluster): void {
+    const status: ReportedStatus = { account: name, state, message, ...cluster };
+    this.#accountStatus.set(name, status);
+    this.#session?.send({ accountStatus: status });
   }
 
   /**
@@ -318,9 +331,7 @@ export class ControlPlaneConnection {
     this.#backoff.reset();
     this.#failing = undefined;
     this.#log.info({ sessionId: info.sessionId }, 'session registered with the control plane');
-    for (const [account, { state, message }] of this.#accountStatus) {
-      session.send({ accountStatus: { account, state, message } });
-    }
+    for (const status of this.#accountStatus.values()) session.send({ accountStatus: status });
     this.#outbox.connected();
   }
 

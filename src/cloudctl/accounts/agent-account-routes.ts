@@ -6,6 +6,16 @@ import { defineRoute, type Route } from '../http/index.ts';
 import type { AgentStore, SessionFinder } from '../sessions/index.ts';
 import type { AccountGuard } from './account-guard.ts';
 
+/** One agent holding a cloudctl account, as the dynamic accounts store it. */
+interface HolderView {
+  agentId: string;
+  caching: boolean;
+  status: string;
+  message: string;
+  apiServerHost?: string;
+  kubernetesVersion?: string;
+}
+
 export interface AgentAccountRouteDeps {
   guard: AccountGuard;
   store: {
@@ -14,9 +24,7 @@ export interface AgentAccountRouteDeps {
     cache: { namespaces(account: string): Promise<string[]> };
     /** Where a cloudctl-defined account is placed (dynamic accounts). */
     dynamicAccounts: {
-      holders(
-        account: string,
-      ): Promise<{ agentId: string; caching: boolean; status: string; message: string }[]>;
+      holders(account: string): Promise<HolderView[]>;
       registration(account: string): Promise<{ zoneId: string | null } | undefined>;
     };
   };
@@ -58,6 +66,12 @@ const agentAccountSchema = z
 
 const accountPath = z.object({ accountName: z.string().min(1) });
 
+/** The ACTIVE holder that said which cluster it reached, the caching one first. */
+function reached(holders: readonly HolderView[]): HolderView | undefined {
+  const active = holders.filter((h) => h.status === 'ACTIVE' && h.apiServerHost);
+  return active.find((h) => h.caching) ?? active[0];
+}
+
 export function agentAccountRoutes(deps: AgentAccountRouteDeps): Route[] {
   return [
     defineRoute({
@@ -88,8 +102,9 @@ export function agentAccountRoutes(deps: AgentAccountRouteDeps): Route[] {
             pendingAgents: entries('SENT'),
             status: serving.some((h) => h.status === 'ACTIVE') ? 'ACTIVE' : failed ? 'FAILED' : 'UNKNOWN',
             errorMessage: failed !== undefined && serving.length === 0 ? failed.message : null,
-            kubeHost: null,
-            kubeVersion: null,
+            // The cluster as its serving holder reported reaching it (the caching one first).
+            kubeHost: reached(holders)?.apiServerHost || null,
+            kubeVersion: reached(holders)?.kubernetesVersion || null,
             permissions: { READ: [...known.permissions.read], WRITE: [...known.permissions.write] },
             lastUpdated: null,
           };

@@ -291,7 +291,13 @@ export class AccountPlacement implements SessionListener {
       switch (report.state) {
         case 'ACTIVE':
           await store.dynamicAccounts.putHolder(
-            { ...holder, status: 'ACTIVE', message: report.message },
+            {
+              ...holder,
+              status: 'ACTIVE',
+              message: report.message,
+              apiServerHost: report.apiServerHost,
+              kubernetesVersion: report.kubernetesVersion,
+            },
             now(),
           );
           this.#holdOnSession(session.sessionId, report.account);

@@ -28,6 +28,9 @@ export interface Holder {
   caching: boolean;
   status: HolderStatus;
   message: string;
+  /** The cluster the agent reported reaching with ACTIVE (API server host:port, its version). */
+  apiServerHost?: string;
+  kubernetesVersion?: string;
 }
 
 function toRegistration(row: Selectable<DynamicAccountsTable>): Registration {
@@ -50,6 +53,8 @@ function toHolder(row: Selectable<DynamicAccountAgentsTable>): Holder {
     caching: row.caching,
     status,
     message: row.message,
+    apiServerHost: row.api_server_host,
+    kubernetesVersion: row.kubernetes_version,
   };
 }
 
@@ -144,6 +149,8 @@ export class DynamicAccountStore {
       caching: holder.caching,
       status: holder.status,
       message: holder.message,
+      api_server_host: holder.apiServerHost ?? '',
+      kubernetes_version: holder.kubernetesVersion ?? '',
       updated_at: now,
     };
     await this.#db

@@ -1,7 +1,8 @@
 // The dynamic accounts tables: each account registered for migration (its zone, its cluster
 // configuration override, its state and the last assignment message), and which agent holds it now
 // (caching or for operations only, and what the agent said). Names compare byte-wise (collation "C"),
-// as the credentials they refer to do. Their row types and their migration (0005_dynamic_accounts).
+// as the credentials they refer to do. Their row types and their migrations (0005_dynamic_accounts;
+// 0016_dynamic_account_cluster: the cluster a holder reached, as it reported it).
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { Timestamp } from '../store/index.ts';
 
@@ -26,6 +27,9 @@ export interface DynamicAccountAgentsTable {
   /** SENT until the agent reports ACTIVE or FAILED. */
   status: string;
   message: string;
+  /** The API server (host:port) and version the agent reported with ACTIVE; '' before (0016). */
+  api_server_host: string;
+  kubernetes_version: string;
   updated_at: Timestamp;
 }
 
@@ -57,6 +61,17 @@ export const dynamicAccountsMigration: Migration = {
       .addColumn('message', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
       .addPrimaryKeyConstraint('dynamic_account_agents_pk', ['account', 'agent_id'])
+      .execute();
+  },
+};
+
+/** 0016: the cluster each holder reached, for the account's kubeHost and kubeVersion. */
+export const dynamicAccountClusterMigration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('dynamic_account_agents')
+      .addColumn('api_server_host', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('kubernetes_version', 'text', (c) => c.notNull().defaultTo(''))
       .execute();
   },
 };

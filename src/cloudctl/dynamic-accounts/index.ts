@@ -4,7 +4,11 @@
 export { AccountPlacement, type PlacementDeps } from './account-placement.ts';
 export { ACCOUNT_STATES, type AccountState } from './account-state.ts';
 export { DynamicAccountStore, type Holder, type Registration } from './dynamic-account-store.ts';
-export { type DynamicAccountTables, dynamicAccountsMigration } from './dynamic-account-tables.ts';
+export {
+  type DynamicAccountTables,
+  dynamicAccountClusterMigration,
+  dynamicAccountsMigration,
+} from './dynamic-account-tables.ts';
 export {
   type DynamicAccountsFeature,
   type DynamicAccountsFeatureDeps,

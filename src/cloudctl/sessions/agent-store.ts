@@ -105,10 +105,19 @@ export class AgentStore {
     state: AccountState,
     message: string,
     now: Date,
+    cluster: { apiServerHost: string; kubernetesVersion: string } = {
+      apiServerHost: '',
+      kubernetesVersion: '',
+    },
   ): Promise<boolean> {
+    // The hello may have come before the account's cluster answered: an ACTIVE report says it.
+    const reached =
+      cluster.apiServerHost === ''
+        ? {}
+        : { api_server_host: cluster.apiServerHost, kubernetes_version: cluster.kubernetesVersion };
     const result = await this.#db
       .updateTable('accounts')
-      .set({ status: state, status_message: message, updated_at: now })
+      .set({ status: state, status_message: message, updated_at: now, ...reached })
       .where('name', '=', account)
       .where('agent_id', '=', agentId)
       .executeTakeFirst();

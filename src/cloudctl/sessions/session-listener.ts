@@ -13,6 +13,9 @@ export interface AccountReport {
   account: string;
   state: 'ACTIVE' | 'FAILED' | 'REFUSED' | 'UNKNOWN';
   message: string;
+  /** With ACTIVE: the cluster the agent reached ('' when it did not say). */
+  apiServerHost: string;
+  kubernetesVersion: string;
 }
 
 export interface SessionListener {

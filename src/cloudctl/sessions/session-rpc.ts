@@ -308,10 +308,12 @@ class SessionStream {
       report.state === 'ACTIVE' || report.state === 'FAILED' || report.state === 'REFUSED'
         ? report.state
         : 'UNKNOWN';
+    const cluster = { apiServerHost: report.apiServerHost, kubernetesVersion: report.kubernetesVersion };
     const dynamic = await this.#deps.sessionListener.accountStatus(session, {
       account: report.account,
       state,
       message: report.message,
+      ...cluster,
     });
     if (dynamic) {
       this.#log.info({ account: report.account, state, message: report.message }, 'dynamic account status');
@@ -323,6 +325,7 @@ class SessionStream {
       state === 'REFUSED' ? 'UNKNOWN' : state,
       report.message,
       this.#deps.now(),
+      cluster,
     );
     if (!mine)
       this.#log.warn({ account: report.account }, 'status reported for an account the agent does not serve');

@@ -180,6 +180,12 @@ describe('two agents in two zones on two clusters', () => {
       return answer.status === 200 && answer.body.includes(NS_B);
     });
     expect(batchesTo('agent-a').flat()).not.toContain('zoned-b');
+    // The cluster the agent reached, as it reported it with ACTIVE (a dynamic account has no hello).
+    const asAgentAccount = await root.get('/agents/orchestrator/accounts/zoned-b');
+    expect(asAgentAccount.body).toMatchObject({
+      kubeHost: new URL(clusterB.server).host,
+      kubeVersion: expect.stringMatching(/^v1\.\d+\.\d+/),
+    });
   }, 60_000);
 
   it('activates an account without zone on both agents: one caches, the other serves operations only', async () => {

@@ -43,6 +43,12 @@ export interface AccountStatus {
   'account'?: (string);
   'state'?: (_orchagent_v1_AccountStatus_State);
   'message'?: (string);
+  /**
+   * With ACTIVE: the account's cluster as the agent reached it (host and port of its API server, and
+   * the server's version). Empty when unknown; a dynamic account has no hello to carry them.
+   */
+  'apiServerHost'?: (string);
+  'kubernetesVersion'?: (string);
 }
 
 /**
@@ -52,4 +58,10 @@ export interface AccountStatus__Output {
   'account': (string);
   'state': (_orchagent_v1_AccountStatus_State__Output);
   'message': (string);
+  /**
+   * With ACTIVE: the account's cluster as the agent reached it (host and port of its API server, and
+   * the server's version). Empty when unknown; a dynamic account has no hello to carry them.
+   */
+  'apiServerHost': (string);
+  'kubernetesVersion': (string);
 }
