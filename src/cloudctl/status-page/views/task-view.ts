@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { describeFailure } from '../../../contract/index.ts';
 import { HttpError } from '../../http/index.ts';
-import { taskReader } from '../../tasks/index.ts';
+import { taskReader, taskView as taskAnswer } from '../../tasks/index.ts';
 import { formatTime, timeAgo } from '../format.ts';
 import { html } from '../safe-html.ts';
 import { defineView } from '../status-view.ts';
@@ -58,10 +58,12 @@ ${task.requestId === null ? '' : html`<dt>Request id</dt><dd>${code(task.request
       task.history.length === 0
         ? emptyState('No history yet.', '')
         : html`<ol class="history">${task.history.map((h) => html`<li><span class="muted">${h.phase}</span> ${h.status}</li>`)}</ol>`;
+    // Exactly what GET /task/{id} answers: the documented result objects, in the document's shape.
+    const { resultObjects } = taskAnswer(task);
     const results =
-      task.resultObjects.length === 0
+      resultObjects.length === 0
         ? html`<p class="muted">No result objects${task.state === 'STARTED' ? ' yet' : ''}.</p>`
-        : html`<pre class="json">${JSON.stringify(task.resultObjects, null, 2)}</pre>`;
+        : html`<pre class="json">${JSON.stringify(resultObjects, null, 2)}</pre>`;
     return {
       title: `Task ${task.id.slice(0, 8)}`,
       sections: [
