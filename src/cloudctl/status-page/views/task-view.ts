@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { describeFailure } from '../../../contract/index.ts';
 import { HttpError } from '../../http/index.ts';
-import { taskReader, taskView as taskAnswer } from '../../tasks/index.ts';
+import { taskView as taskAnswer, taskReader } from '../../tasks/index.ts';
 import { formatTime, timeAgo } from '../format.ts';
 import { html } from '../safe-html.ts';
 import { defineView } from '../status-view.ts';
