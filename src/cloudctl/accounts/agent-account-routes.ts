@@ -89,6 +89,7 @@ export function agentAccountRoutes(deps: AgentAccountRouteDeps): Route[] {
           const holders = await deps.store.dynamicAccounts.holders(known.name);
           const failed = holders.find((h) => h.status === 'FAILED');
           const serving = holders.filter((h) => h.status !== 'FAILED');
+          const cluster = reached(holders);
           const entries = (status: string) =>
             holders
               .filter((h) => h.status === status)
@@ -103,8 +104,8 @@ export function agentAccountRoutes(deps: AgentAccountRouteDeps): Route[] {
             status: serving.some((h) => h.status === 'ACTIVE') ? 'ACTIVE' : failed ? 'FAILED' : 'UNKNOWN',
             errorMessage: failed !== undefined && serving.length === 0 ? failed.message : null,
             // The cluster as its serving holder reported reaching it (the caching one first).
-            kubeHost: reached(holders)?.apiServerHost || null,
-            kubeVersion: reached(holders)?.kubernetesVersion || null,
+            kubeHost: cluster?.apiServerHost || null,
+            kubeVersion: cluster?.kubernetesVersion || null,
             permissions: { READ: [...known.permissions.read], WRITE: [...known.permissions.write] },
             lastUpdated: null,
           };

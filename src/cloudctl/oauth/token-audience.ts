@@ -3,11 +3,14 @@
 // product still says its cloud's URL) is refused in words, rather than issuing a token the job will
 // then send to the wrong place or find refused there. Left out, it is not asked for.
 
-/** The forms of one API address that name the same API: no trailing slash, host lower-cased. */
-function normalized(url: string): string | undefined {
+/** An API address in the one form that compares: no trailing slash, host lower-cased. */
+function normalized(url: URL): string {
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function parsed(text: string): URL | undefined {
   try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, '')}`;
+    return new URL(text);
   } catch {
     return undefined;
   }
@@ -24,12 +27,14 @@ export function audienceProblem(
   host: string | undefined,
 ): string | undefined {
   if (audience === undefined) return undefined;
-  const asked = normalized(audience);
-  if (asked !== undefined && asked === normalized(externalUrl)) return undefined;
+  const asked = parsed(audience);
+  const accepted = [
+    parsed(externalUrl),
+    host === undefined ? undefined : parsed(`${asked?.protocol}//${host}`),
+  ];
   if (
     asked !== undefined &&
-    host !== undefined &&
-    asked === normalized(`${new URL(asked).protocol}//${host}`)
+    accepted.some((url) => url !== undefined && normalized(url) === normalized(asked))
   )
     return undefined;
   return `audience ${JSON.stringify(audience)} is not this cloudctl's API: ask for ${JSON.stringify(externalUrl)} (or the address you reach cloudctl at), or leave audience out`;
