@@ -11,10 +11,20 @@ export {
   operationErrorCode,
   operationFailureSchema,
 } from './operation-errors.ts';
-export type { AccountDescription, ObjectRef } from './operation-payloads.ts';
-export { accountDescriptionSchema, objectRefSchema } from './operation-payloads.ts';
-export type { AppliedObject } from './operation-results.ts';
-export { kubeObjectSchema } from './operation-results.ts';
+export type {
+  AccountDescription,
+  ExpectedVersion,
+  ObjectRef,
+  PlannableType,
+} from './operation-payloads.ts';
+export {
+  accountDescriptionSchema,
+  expectedVersionSchema,
+  objectRefSchema,
+  PLANNABLE_TYPES,
+} from './operation-payloads.ts';
+export type { AccessCheck, AppliedObject, PlannedObject } from './operation-results.ts';
+export { accessCheckSchema, kubeObjectSchema, plannedObjectSchema } from './operation-results.ts';
 export type {
   Checked,
   HandlerResult,

@@ -18,6 +18,8 @@ export const OPERATION_ERROR_CODES = [
   'NOT_FOUND',
   'FORBIDDEN',
   'CONFLICT',
+  /** A planned write (`expect`) found an object moved since the plan; nothing was written. */
+  'PRECONDITION_FAILED',
   /** The API server refused the object as invalid (422). */
   'INVALID',
   /** No answer came: the cluster, or the target of an `httpRequest`, could not be reached. */

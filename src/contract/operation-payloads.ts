@@ -13,16 +13,31 @@ export const objectRefSchema = z.object({
 });
 export type ObjectRef = z.infer<typeof objectRefSchema>;
 
+/**
+ * An object as a plan saw it: its `resourceVersion` then, or null when it did not exist. A write
+ * operation that carries these (`expect`) is a planned one: the agent reads each object first and
+ * writes nothing unless every one is still as seen (PRECONDITION_FAILED names those that moved).
+ */
+export const expectedVersionSchema = objectRefSchema.extend({
+  resourceVersion: z.string().min(1).nullable(),
+});
+export type ExpectedVersion = z.infer<typeof expectedVersionSchema>;
+
+/** The preconditions every write operation takes; absent on an ordinary (unplanned) write. */
+const expectField = { expect: z.array(expectedVersionSchema).optional() };
+
 export const deployPayload = z.object({
   manifests: z.array(z.unknown()).min(1),
   /** Take over fields another manager owns (server-side apply conflicts). */
   force: z.boolean().default(false),
+  ...expectField,
 });
 
 export const deletePayload = objectRefSchema.extend({
   propagationPolicy: z.enum(['Foreground', 'Background', 'Orphan']).default('Background'),
   gracePeriodSeconds: z.int().min(0).optional(),
   wait: z.boolean().default(false),
+  ...expectField,
 });
 
 /** Deletes every object of the kinds in the namespace that the label selector matches. */
@@ -32,12 +47,14 @@ export const deleteSelectedPayload = z.object({
   labelSelector: z.string().min(1),
   propagationPolicy: z.enum(['Foreground', 'Background', 'Orphan']).default('Background'),
   gracePeriodSeconds: z.int().min(0).optional(),
+  ...expectField,
 });
 
 /** Deletes the named objects (versions a cleanup drops); one already gone is not an error. */
 export const deleteObjectsPayload = z.object({
   objects: z.array(objectRefSchema).min(1),
   propagationPolicy: z.enum(['Foreground', 'Background', 'Orphan']).default('Background'),
+  ...expectField,
 });
 
 export const scalePayload = z.object({
@@ -45,6 +62,7 @@ export const scalePayload = z.object({
   namespace: z.string().min(1),
   name: z.string().min(1),
   replicas: z.int().min(0),
+  ...expectField,
 });
 
 export const patchPayload = objectRefSchema.extend({
@@ -55,6 +73,7 @@ export const patchPayload = objectRefSchema.extend({
    * disappeared between cloudctl listing a ReplicaSet's pods and the patch needs no new labels.
    */
   ignoreNotFound: z.boolean().default(false),
+  ...expectField,
 });
 
 export const rolloutPayload = z.object({
@@ -64,6 +83,7 @@ export const rolloutPayload = z.object({
   name: z.string().min(1),
   /** undo only: the revision to go back to; the previous one when absent. */
   toRevision: z.int().min(1).optional(),
+  ...expectField,
 });
 
 export const runJobPayload = z.object({
@@ -74,6 +94,7 @@ export const runJobPayload = z.object({
     .min(0)
     .max(4 << 20)
     .default(256 << 10),
+  ...expectField,
 });
 
 export const getPayload = objectRefSchema.extend({
@@ -139,3 +160,29 @@ export const httpRequestPayload = z.object({
     .max(16 << 20)
     .default(1 << 20),
 });
+
+/** The operation types a plan may dry-run: every write (reads and `httpRequest` change no cluster). */
+export const PLANNABLE_TYPES = [
+  'deploy',
+  'delete',
+  'deleteSelected',
+  'deleteObjects',
+  'scale',
+  'patch',
+  'rollout',
+  'runJob',
+] as const;
+export type PlannableType = (typeof PLANNABLE_TYPES)[number];
+
+/**
+ * `plan`: what `operation` would do, found without writing anything: each object it would touch read
+ * live, the write sent as a server-side dry run (`dryRun=All`), and the agent's own identity asked
+ * (SelfSubjectAccessReview) whether it may do each write. The inner payload is checked against its
+ * type's schema by the agent, as if it were sent on its own.
+ */
+export const planPayload = z.object({
+  operation: z.object({ type: z.enum(PLANNABLE_TYPES), payload: z.unknown() }),
+});
+
+/** `versions`: each object's live `resourceVersion` (null when absent), in the order asked. */
+export const versionsPayload = z.object({ objects: z.array(objectRefSchema).min(1).max(1000) });

@@ -91,4 +91,50 @@ export const httpRequestResult = z.object({
   truncated: z.boolean(),
 });
 
+/** One write a plan's dry run checked: the verb, and whether the agent's identity may do it. */
+export const accessCheckSchema = z.object({
+  verb: z.string(),
+  group: z.string(),
+  resource: z.string(),
+  subresource: z.string().optional(),
+  namespace: z.string().optional(),
+  allowed: z.boolean(),
+  /** The authorizer's reason or evaluation error, when it gave one. */
+  reason: z.string().optional(),
+});
+export type AccessCheck = z.infer<typeof accessCheckSchema>;
+
+/**
+ * One object a planned operation would touch. `live` and `planned` are scrubbed as the watch scrubs
+ * (managedFields dropped); a Secret's values are replaced by digests keyed for this answer only, so
+ * cloudctl can tell a changed value from an unchanged one and never learns either.
+ */
+export const plannedObjectSchema = z.object({
+  apiVersion: z.string(),
+  kind: z.string(),
+  namespace: z.string().optional(),
+  name: z.string(),
+  /** What the operation would do to it; `none` when the dry run leaves it as it is (a delete of an absent object). */
+  action: z.enum(['create', 'update', 'delete', 'none']),
+  /** The live object's resourceVersion when planned; null when it does not exist. */
+  resourceVersion: z.string().nullable(),
+  live: kubeObjectSchema.nullable(),
+  /** The object as the API server would leave it (the dry run's answer); null for a delete. */
+  planned: kubeObjectSchema.nullable(),
+  /** The API server's verdict on the dry run: refused by validation, admission or authorization. */
+  dryRun: z.object({ allowed: z.boolean(), reason: z.string().optional(), message: z.string().optional() }),
+  access: z.array(accessCheckSchema),
+  /** What a dry run cannot tell about this object (a Job's outcome, a namespace this plan creates). */
+  unknown: z.array(z.string()).default([]),
+});
+export type PlannedObject = z.infer<typeof plannedObjectSchema>;
+
+export const planResult = z.object({
+  objects: z.array(plannedObjectSchema),
+  /** What cannot be planned of the operation as a whole. */
+  unknown: z.array(z.string()).default([]),
+});
+
+export const versionsResult = z.object({ versions: z.array(z.string().nullable()) });
+
 export { accountDescriptionSchema as describeAccountResult };

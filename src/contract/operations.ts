@@ -22,6 +22,8 @@ export const OPERATIONS = {
   events: { payload: payloads.eventsPayload, result: results.eventsResult },
   logs: { payload: payloads.logsPayload, result: results.logsResult },
   httpRequest: { payload: payloads.httpRequestPayload, result: results.httpRequestResult },
+  plan: { payload: payloads.planPayload, result: results.planResult },
+  versions: { payload: payloads.versionsPayload, result: results.versionsResult },
 } as const;
 
 type Operations = typeof OPERATIONS;

@@ -7,10 +7,12 @@ import { deleteSelectedHandler } from './delete-selected.ts';
 import { deployHandler } from './deploy.ts';
 import { httpRequestHandler } from './http-request.ts';
 import { patchHandler } from './patch.ts';
+import { planHandler } from './plan.ts';
 import { describeAccountHandler, eventsHandler, getHandler, listHandler, logsHandler } from './reads.ts';
 import { rolloutHandler } from './rollout.ts';
 import { runJobHandler } from './run-job.ts';
 import { scaleHandler } from './scale.ts';
+import { versionsHandler } from './versions.ts';
 
 export const HANDLERS: HandlerRegistry = {
   deploy: deployHandler,
@@ -27,4 +29,6 @@ export const HANDLERS: HandlerRegistry = {
   events: eventsHandler,
   logs: logsHandler,
   httpRequest: httpRequestHandler,
+  plan: planHandler,
+  versions: versionsHandler,
 };
