@@ -120,11 +120,20 @@ export function refusalPage(message: string): string {
   return document('Not allowed', body);
 }
 
-export function errorPage(status: number, message: string): string {
+/** A heading in words for the statuses a page or a form answers most. */
+const ERROR_HEADINGS: Readonly<Record<number, string>> = {
+  404: 'Not found',
+  409: 'Not done: it conflicts with how things are now',
+  410: 'Not done: it has expired',
+};
+
+/** `back`: the page a refused form was posted from, offered as the way back. */
+export function errorPage(status: number, message: string, back?: string): string {
+  const heading = ERROR_HEADINGS[status] ?? `Error ${status}`;
   const body = html`<main class="narrow">
-<h1>${status === 404 ? 'Not found' : `Error ${status}`}</h1>
+<h1>${heading}</h1>
 <p class="notice" role="alert">${message}</p>
-<p><a href="${STATUS_PATH}">Back to the status page</a></p>
+<p>${back === undefined ? '' : html`<a href="${back}" data-back>Back to the page you came from</a> · `}<a href="${STATUS_PATH}">Back to the status page</a></p>
 </main>`;
   return document(status === 404 ? 'Not found' : 'Error', body);
 }

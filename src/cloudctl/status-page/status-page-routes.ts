@@ -30,8 +30,11 @@ import { VIEWS } from './views/index.ts';
 const TAG = 'status-page';
 const FORM = 'application/x-www-form-urlencoded';
 
-/** A page refusing or failing a request; `provider`: the sign-in page offers the OIDC provider. */
-function refusal(status: number, message: string, path: string, provider: boolean): Reply {
+/**
+ * A page refusing or failing a request; `provider`: the sign-in page offers the OIDC provider;
+ * `back`: the page a refused form came from, which the error page links to.
+ */
+function refusal(status: number, message: string, path: string, provider: boolean, back?: string): Reply {
   if (status === 401) {
     // A first visit (no credential at all) is greeted by the form, not by an error; a cookie that no
     // longer signs in is forgotten, so the sign-in page starts clean.
@@ -42,7 +45,7 @@ function refusal(status: number, message: string, path: string, provider: boolea
     });
   }
   if (status === 403) return new Reply(status, refusalPage(message), HTML_TYPE, PAGE_HEADERS);
-  return new Reply(status, errorPage(status, message), HTML_TYPE, PAGE_HEADERS);
+  return new Reply(status, errorPage(status, message, back), HTML_TYPE, PAGE_HEADERS);
 }
 
 function redirect(location: string, headers: Record<string, string> = {}): Reply {
@@ -117,7 +120,8 @@ export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusVie
       access: 'user',
       authorization: statusAuthorization,
       consumes: [FORM],
-      errorBody: (status, message, path) => refuse(status, message, formPage(path)),
+      errorBody: (status, message, path) =>
+        refusal(status, message, formPage(path), provider, formPage(path)),
       schema: {
         ...(view.params === undefined ? {} : { params: view.params }),
         body: action.form,
