@@ -14,6 +14,7 @@ import { type LeaseStore, REPLICA_BEAT_MS, REPLICA_LEASE_MS } from '../replicas/
 import type { AgentRegistry } from '../sessions/index.ts';
 import { agentClusterReads } from './agent-cluster-reads.ts';
 import { clusterLookups } from './cluster-lookups.ts';
+import { operationsToSteps, type StepsOf } from './operation-steps.ts';
 import { opsRoutes } from './ops-routes.ts';
 import { taskRecoveryRoutes } from './task-recovery-routes.ts';
 import { taskRoutes } from './task-routes.ts';
@@ -45,6 +46,8 @@ export interface TasksFeatureDeps {
 export interface TasksFeature extends Feature {
   runner: TaskRunner;
   routes: Route[];
+  /** A request's operations as task steps, converted as POST /ops converts them (plans dry-run them). */
+  stepsOf: StepsOf;
 }
 
 export function tasksFeature(deps: TasksFeatureDeps): TasksFeature {
@@ -63,21 +66,19 @@ export function tasksFeature(deps: TasksFeatureDeps): TasksFeature {
     owner,
     sweepMs: REPLICA_BEAT_MS,
   });
+  const context = {
+    kinds: stores.kinds,
+    cluster: agentClusterReads(deps.dispatcher),
+    cache: clusterLookups(stores),
+  };
   return {
     name: 'tasks',
     phase: 'services',
     runner,
+    stepsOf: (body, user, access) => operationsToSteps(body, user, access, { guard, context }),
     close: () => runner.close(),
     routes: [
-      ...opsRoutes({
-        runner,
-        guard,
-        context: {
-          kinds: stores.kinds,
-          cluster: agentClusterReads(deps.dispatcher),
-          cache: clusterLookups(stores),
-        },
-      }),
+      ...opsRoutes({ runner, guard, context }),
       ...taskRoutes({ store: stores, guard }),
       ...taskRecoveryRoutes({ runner, store: stores, guard }),
       ...artifactRoutes(),
