@@ -12,4 +12,8 @@ export interface CliIo {
   stdout: DestinationStream;
   /** Starts listening for stop signals; resolves with the signal name when one arrives. */
   stopSignal: () => Promise<string>;
+  /** Whether standard output is a terminal (cloudctl colours a plan's diff only there); absent: not. */
+  stdoutIsTerminal?: boolean;
+  /** Standard input, read to its end (`cloudctl plan -f -`); absent: there is none to read. */
+  readStdin?: () => Promise<string>;
 }
