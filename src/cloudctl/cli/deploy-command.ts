@@ -7,7 +7,6 @@
 // users of the machine could read it.
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { dump, load } from 'js-yaml';
 import { z } from 'zod';
 import type { CliIo } from '../../lib/cli-io.ts';
@@ -15,7 +14,7 @@ import { EXIT } from '../../lib/command-line.ts';
 import { formatIssue } from '../../lib/config-issue.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import { type LoadedDeployment, loadDeploymentFile } from '../deployments/index.ts';
-import { type ApiClient, followWatch, stopController } from './client/index.ts';
+import { type ApiClient, followRecord } from './client/index.ts';
 
 /** The file as cloudctl takes it over HTTP: every `path` entry of `manifests` replaced by its objects, inline. */
 export function inlinedDeploymentFile(text: string, loaded: LoadedDeployment): string {
@@ -55,17 +54,27 @@ export interface DeployOptions {
   pollMs: number;
 }
 
-export async function deployCommand(options: DeployOptions, client: ApiClient, io: CliIo): Promise<number> {
-  const loaded = await loadDeploymentFile(options.file);
+/**
+ * The body POST /deployments (and POST /deployments/plans) takes for the file, with the application it
+ * deploys; undefined after printing every problem of a file that is not valid.
+ */
+export async function deploymentRequest(
+  file: string,
+  io: CliIo,
+): Promise<{ body: { file: string; fileName: string }; application: string } | undefined> {
+  const loaded = await loadDeploymentFile(file);
   if (!loaded.ok) {
     for (const issue of loaded.issues) io.err(formatIssue(issue));
-    return EXIT.invalidConfig;
+    return undefined;
   }
-  const text = inlinedDeploymentFile(await readFile(options.file, 'utf8'), loaded);
-  const submitted = await client.send('POST', '/deployments', {
-    file: text,
-    fileName: basename(options.file),
-  });
+  const text = inlinedDeploymentFile(await readFile(file, 'utf8'), loaded);
+  return { body: { file: text, fileName: basename(file) }, application: loaded.deployment.application };
+}
+
+export async function deployCommand(options: DeployOptions, client: ApiClient, io: CliIo): Promise<number> {
+  const request = await deploymentRequest(options.file, io);
+  if (request === undefined) return EXIT.invalidConfig;
+  const submitted = await client.send('POST', '/deployments', request.body);
   if (submitted.status !== 202) {
     io.err(refusal(submitted.status, submitted.json, submitted.text));
     if (submitted.status === 401)
@@ -76,10 +85,24 @@ export async function deployCommand(options: DeployOptions, client: ApiClient, i
   }
   const started = answerSchema.parse(submitted.json);
   io.out(
-    `deployment ${started.id} of ${loaded.deployment.application} started: ${client.server}/deployments/${started.id}`,
+    `deployment ${started.id} of ${request.application} started: ${client.server}/deployments/${started.id}`,
   );
   if (!options.wait) return EXIT.ok;
-  return follow(options, client, loaded.deployment.application, started, io);
+  return follow(options.pollMs, client, request.application, started, io);
+}
+
+/** Follows a deployment started another way (`apply-plan` of a deployment's plan) as `deploy -f` does its own. */
+export async function followDeployment(
+  id: string,
+  client: ApiClient,
+  io: CliIo,
+  pollMs: number,
+): Promise<number> {
+  const started = await client.get(
+    `/deployments/${encodeURIComponent(id)}`,
+    answerSchema.extend({ application: z.string() }),
+  );
+  return follow(pollMs, client, started.application, started, io);
 }
 
 /** Prints what is new in each state of the deployment it is shown: log entries and approval hints. */
@@ -106,45 +129,29 @@ function progressPrinter(server: string, io: CliIo) {
 }
 
 async function follow(
-  options: DeployOptions,
+  pollMs: number,
   client: ApiClient,
   application: string,
   first: Answer,
   io: CliIo,
 ): Promise<number> {
-  const stop = stopController(io);
-  const print = progressPrinter(client.server, io);
-  let current = first;
-  print(current);
-  const fetchCurrent = async () => {
-    const answer = await client.send('GET', `/deployments/${current.id}`).catch(() => undefined);
-    if (answer?.status === 200) current = answerSchema.parse(answer.json);
-  };
-  const show = (answer: Answer) => {
-    // Events and a catch-up read may arrive out of order: never step back to an older log.
-    if (answer.log.length >= current.log.length) current = answer;
-    print(current);
-    return current.status !== 'RUNNING';
-  };
-  if (current.status === 'RUNNING') {
-    const outcome = await followWatch(client, {
-      query: { events: 'deployment', application },
-      signal: stop.signal,
-      onReconnect: (reason) => io.err(`watch: ${reason}; reconnecting`),
-      onEvent: async (event) => {
-        // The stream starts now: read the deployment once so what happened since the POST is shown.
-        if (event.event === 'position' || event.event === 'reset') {
-          await fetchCurrent();
-          return show(current);
-        }
-        if (event.event !== 'deployment') return false;
-        const parsed = z.object({ deployment: answerSchema }).safeParse(JSON.parse(event.data));
-        if (!parsed.success || parsed.data.deployment.id !== current.id) return false;
-        return show(parsed.data.deployment);
-      },
-    });
-    if (outcome === 'absent') await poll(options, fetchCurrent, () => show(current), stop.signal);
-  }
+  const current = await followRecord(client, io, {
+    first,
+    query: { events: 'deployment', application },
+    event: 'deployment',
+    fromEvent: (data) => {
+      const parsed = z.object({ deployment: answerSchema }).safeParse(data);
+      return parsed.success && parsed.data.deployment.id === first.id ? parsed.data.deployment : undefined;
+    },
+    read: async () => {
+      const answer = await client.send('GET', `/deployments/${first.id}`).catch(() => undefined);
+      return answer?.status === 200 ? answerSchema.parse(answer.json) : undefined;
+    },
+    newer: (next, seen) => next.log.length >= seen.log.length,
+    ended: (deployment) => deployment.status !== 'RUNNING',
+    print: progressPrinter(client.server, io),
+    pollMs,
+  });
   if (current.status === 'RUNNING') {
     io.out(`stopped following; the deployment goes on: ${client.server}/deployments/${current.id}`);
     return EXIT.failed;
@@ -155,19 +162,4 @@ async function follow(
     );
   io.out(`deployment ${current.id} ${current.status}`);
   return current.status === 'SUCCEEDED' ? EXIT.ok : EXIT.failed;
-}
-
-/** A cloudctl without GET /watch: read the deployment every pollMs until it ends or Ctrl-C. */
-async function poll(
-  options: DeployOptions,
-  fetchCurrent: () => Promise<void>,
-  done: () => boolean,
-  signal: AbortSignal,
-): Promise<void> {
-  while (!signal.aborted) {
-    await sleep(options.pollMs, undefined, { signal }).catch(() => {});
-    if (signal.aborted) return;
-    await fetchCurrent();
-    if (done()) return;
-  }
 }

@@ -78,11 +78,16 @@ export class ApiClient {
     const target = withQuery(path, query);
     const answer = await this.send('GET', target);
     if (answer.status !== 200) throw this.failure('GET', target, answer);
-    const parsed = schema.safeParse(answer.json);
+    return this.parsed('GET', target, schema, answer.json);
+  }
+
+  /** An answer's body parsed by `schema`; a REQUEST_FAILED naming the first mismatch otherwise. */
+  parsed<S extends z.ZodType>(method: string, target: string, schema: S, json: unknown): z.infer<S> {
+    const parsed = schema.safeParse(json);
     if (!parsed.success)
       throw new CliError(
         'REQUEST_FAILED',
-        `GET ${this.server}${target} answered what cloudctl's API does not: ${parsed.error.issues[0]?.message ?? ''} at ${parsed.error.issues[0]?.path.join('.') ?? ''}`,
+        `${method} ${this.server}${target} answered what cloudctl's API does not: ${parsed.error.issues[0]?.message ?? ''} at ${parsed.error.issues[0]?.path.join('.') ?? ''}`,
       );
     return parsed.data;
   }
