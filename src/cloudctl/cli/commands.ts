@@ -8,6 +8,7 @@ import { describeCommand } from './describe/index.ts';
 import { getCommand } from './get/index.ts';
 import { currentContextCommand, getContextsCommand, loginCommand, useContextCommand } from './login/index.ts';
 import { logsCommand } from './logs/index.ts';
+import { applyPlanCommand, planCommand, planDeployment } from './plan/index.ts';
 
 const serveCommand: CommandSpec = {
   name: 'serve',
@@ -50,24 +51,32 @@ const printCommand: CommandSpec = {
 
 const deployCommand: CommandSpec = {
   name: 'deploy',
-  synopsis: '-f FILE [--no-wait] [options]',
-  summary: 'Check a deployment file, send it to cloudctl and follow it until it ends.',
+  synopsis: '-f FILE [--no-wait | --plan] [options]',
+  summary: 'Check a deployment file, send it to cloudctl and follow it until it ends (or only plan it).',
   details: [
     'Every problem in the file is printed at its line before anything is sent; manifest paths are',
     'inlined. Following prints its log as it grows (through GET /watch; by polling against a cloudctl',
     'without it) and the verdict; exit 0 only when it succeeds, 1 when it fails, is rolled back or',
     'refused. Ctrl-C stops following, not the deployment.',
+    "--plan starts nothing: POST /deployments/plans plans each target's first deploy and the plan is",
+    'printed as cloudctl plan prints one (exit 0 when planned); cloudctl apply-plan ID starts it.',
     CONNECTION_HELP,
   ].join('\n'),
   options: [
     { name: 'file', short: 'f', value: 'FILE', description: 'the deployment file (required)' },
     { name: 'no-wait', description: 'submit, print the id, do not follow' },
+    { name: 'plan', description: 'plan the deployment and print the diff and plan id; start nothing' },
     ...CONNECTION_OPTIONS,
   ],
   positionals: { min: 0, max: 0 },
   run: (args, io) => {
     const file = args.string('file');
     if (file === undefined) throw new UsageError("'deploy' needs -f FILE");
+    if (args.flag('plan')) {
+      if (args.flag('no-wait'))
+        throw new UsageError("'deploy --plan' starts nothing to wait for: drop --no-wait");
+      return withClient(args, io, (client) => planDeployment(file, args, client, io));
+    }
     return withClient(args, io, (client) =>
       import('./deploy-command.ts').then((m) =>
         m.deployCommand({ file, wait: !args.flag('no-wait'), pollMs: 1000 }, client, io),
@@ -83,6 +92,8 @@ export function commands(): readonly CommandSpec[] {
     describeCommand,
     logsCommand,
     deployCommand,
+    planCommand,
+    applyPlanCommand,
     serveCommand,
     validateCommand,
     printCommand,
