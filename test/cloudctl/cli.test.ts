@@ -45,7 +45,14 @@ describe('cloudctl CLI', () => {
   it('prints usage for --help and the package version for --version, exiting 0', async () => {
     const help = await cloudctl('--help');
     expect(help.code).toBe(0);
-    for (const command of ['serve --config FILE', 'config validate FILE', 'config print FILE']) {
+    for (const command of [
+      'serve --config FILE',
+      'config validate FILE',
+      'config print FILE',
+      'deploy -f FILE [--no-wait | --plan]',
+      'plan -f FILE',
+      'apply-plan ID [--no-wait]',
+    ]) {
       expect(help.stdout).toContain(command);
     }
     const version = await cloudctl('--version');
@@ -60,6 +67,8 @@ describe('cloudctl CLI', () => {
     [['deploy', '-f', 'x.yaml', '-h'], 'deploy -f FILE'],
     [['deploy', '--bogus', '--help'], 'deploy -f FILE'],
     [['get', 'pods', '--help'], 'get KIND [NAME]'],
+    [['plan', '--help'], 'plan -f FILE'],
+    [['apply-plan', '-h'], 'apply-plan ID [--no-wait]'],
   ])("prints the command's own usage for --help after it: %j", async (args, usage) => {
     const run = await cloudctl(...args);
     expect(run).toMatchObject({ code: 0, stderr: '' });
@@ -78,6 +87,9 @@ describe('cloudctl CLI', () => {
     [['config', 'validate']],
     [['config', 'print', 'a.yaml', 'b.yaml']],
     [['config', 'validate', '--config', 'a.yaml']],
+    [['plan']],
+    [['apply-plan']],
+    [['deploy', '-f', 'x.yaml', '--plan', '--no-wait']],
   ])('exits 2 with a pointer to --help for the usage error %j', async (args) => {
     const run = await cloudctl(...args);
     expect(run.code).toBe(2);
