@@ -10,6 +10,7 @@ import type { Feature } from './feature.ts';
 import { CLOUDCTL_MIGRATIONS, type CloudctlDatabase } from './migrations.ts';
 import { OAuthStore } from './oauth/index.ts';
 import { OperationStore } from './operations/index.ts';
+import { PlanStore } from './plans/index.ts';
 import { ReadIndex, ReadModel } from './read-model/index.ts';
 import { LeaseStore, REPLICA_LEASE_MS, ReplicaStore } from './replicas/index.ts';
 import { AgentStore } from './sessions/index.ts';
@@ -36,6 +37,8 @@ export interface CloudctlStores {
   /** OAuth client credentials and the access tokens issued to them. */
   oauth: OAuthStore;
   operations: OperationStore;
+  /** Plans (POST /plans), until applied or expired. */
+  plans: PlanStore;
   /** The read model: applications, clusters, server groups, ... from the index kept at ingest. */
   readModel: ReadModel;
   /** cloudctl replicas sharing a PostgreSQL, and the agent sessions each holds. */
@@ -74,6 +77,7 @@ export async function openStores(
     dynamicAccounts: new DynamicAccountStore(db),
     oauth: new OAuthStore(db),
     operations: new OperationStore(db),
+    plans: new PlanStore(db),
     readModel: new ReadModel(db),
     replicas: new ReplicaStore(db, REPLICA_LEASE_MS),
     leases: new LeaseStore(db),

@@ -31,6 +31,7 @@ import { manifestsFeature } from './manifests/index.ts';
 import { type OAuthStore, oauthFeature, oauthTokens } from './oauth/index.ts';
 import { type CloudctlMetrics, observabilityFeature } from './observability/index.ts';
 import { type OperationDispatcher, operationsFeature } from './operations/index.ts';
+import { plansFeature } from './plans/index.ts';
 import { readModelFeature } from './read-model/index.ts';
 import { type ReplicaHandlers, replicaMembership, replicasFeature } from './replicas/index.ts';
 import { resumeFeature } from './resume-feature.ts';
@@ -153,6 +154,7 @@ export async function startControlPlane(
   const { placement } = dynamic;
   const caching = cachingFeature(served);
   const tasks = tasksFeature(served);
+  const plans = plansFeature({ ...served, tasks, settings: config.plans });
   const external = externalAddress(config.http);
   const deployments = deploymentsFeature({ ...served, externalUrl: external.url, secretEngines });
   const { heartbeatSeconds, helloTimeoutSeconds } = config.grpc;
@@ -166,6 +168,7 @@ export async function startControlPlane(
     dynamic,
     caching,
     tasks,
+    plans,
     deployments,
     sessionsFeature({ ...base, ...sessionDeps, sessions, accountsDropped: caching.forgetAccounts }),
     manifestsFeature({ stores, guard, operations }),

@@ -20,6 +20,7 @@ import {
   type OperationTables,
   operationErrorCodeMigration,
 } from './operations/index.ts';
+import { type PlanTables, plansMigration } from './plans/index.ts';
 import { type ReadModelTables, readModelMigration } from './read-model/index.ts';
 import { type ReplicaTables, replicaMigration } from './replicas/index.ts';
 import { createSessionTables, type SessionTables } from './sessions/index.ts';
@@ -37,7 +38,8 @@ export type CloudctlDatabase = SessionTables &
   OAuthTables &
   ReplicaTables &
   DeploymentTables &
-  WatchTables;
+  WatchTables &
+  PlanTables;
 
 /** The first migration made three features' tables in one step, in this order. */
 const initial: Migration = {
@@ -65,4 +67,5 @@ export const CLOUDCTL_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0014_watch_sequence': watchMigration,
   '0015_task_owner': taskOwnerMigration,
   '0016_dynamic_account_cluster': dynamicAccountClusterMigration,
+  '0017_plans': plansMigration,
 };

@@ -10,6 +10,7 @@ export const HTTP_ERRORS = {
   NOT_FOUND: { status: 404, meaning: 'no such route, account, task or record' },
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'the path is served for other methods (see Allow)' },
   CONFLICT: { status: 409, meaning: 'the request contradicts what is stored' },
+  GONE: { status: 410, meaning: 'the record existed and may no longer be used (an expired plan)' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'the body is not application/json' },
   AGENT_FAILED: {
     status: 502,

@@ -11,6 +11,7 @@ import { httpSchema } from './http.ts';
 import { loggingSchema } from './logging.ts';
 import { oauthSchema } from './oauth.ts';
 import { operationsSchema } from './operations.ts';
+import { plansSchema } from './plans.ts';
 import { usersSchema } from './users.ts';
 import { watchSchema } from './watch.ts';
 
@@ -23,6 +24,7 @@ export const cloudctlConfigSchema = z.strictObject({
   accounts: accountsSchema,
   database: databaseSchema.prefault({}),
   operations: operationsSchema.prefault({}),
+  plans: plansSchema.prefault({}),
   oauth: oauthSchema.prefault({}),
   watch: watchSchema.prefault({}),
   logging: loggingSchema.prefault({}),
