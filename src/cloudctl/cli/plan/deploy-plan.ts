@@ -6,7 +6,6 @@ import type { CliIo } from '../../../lib/cli-io.ts';
 import { EXIT } from '../../../lib/command-line.ts';
 import type { ApiClient } from '../client/index.ts';
 import type { ParsedArgs } from '../command-line/index.ts';
-import { requestPlan } from './plan-request.ts';
 import { showPlan } from './show-plan.ts';
 
 export async function planDeployment(
@@ -15,9 +14,11 @@ export async function planDeployment(
   client: ApiClient,
   io: CliIo,
 ): Promise<number> {
-  // Loaded when used, as `deploy` loads it: the deployment file's modules are not for every command.
+  // Loaded when used, as `deploy` loads them: the deployment file's modules and the plans feature
+  // (where the plan record's schema lives) are not for every command.
   const request = await (await import('../deploy-command.ts')).deploymentRequest(file, io);
   if (request === undefined) return EXIT.invalidConfig;
+  const { requestPlan } = await import('./plan-request.ts');
   showPlan(await requestPlan(client, '/deployments/plans', request.body), args, io);
   return EXIT.ok;
 }

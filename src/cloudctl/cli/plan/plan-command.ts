@@ -5,7 +5,6 @@ import { EXIT, UsageError } from '../../../lib/command-line.ts';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, withClient } from '../client/index.ts';
 import type { CommandSpec } from '../command-line/index.ts';
 import { readOperationsFile } from './operations-file.ts';
-import { requestPlan } from './plan-request.ts';
 import { showPlan } from './show-plan.ts';
 
 export const PLAN_OUTPUT_HELP = [
@@ -47,6 +46,8 @@ export const planCommand: CommandSpec = {
       return EXIT.invalidConfig;
     }
     return withClient(args, io, async (client) => {
+      // Loaded when used: the plan record's module comes with the plans feature, not for every command.
+      const { requestPlan } = await import('./plan-request.ts');
       showPlan(await requestPlan(client, '/plans', read.operations), args, io);
       return EXIT.ok;
     });

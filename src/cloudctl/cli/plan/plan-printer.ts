@@ -5,7 +5,7 @@
 // the writes the agent's identity may not do), what is not known until it runs, a summary, the plan's
 // id and the command that applies it. A Secret's change prints `(hidden)` whatever the record holds, so
 // a server that failed to blank a value still does not put it on a terminal or in a CI log.
-import type { PlanChange, PlannedObjectRecord, PlanRecord } from '../../plans/plan-record.ts';
+import type { PlanChange, PlannedObjectRecord, PlanRecord } from '../../plans/index.ts';
 
 export interface PlanPrintOptions {
   /** ANSI red and green on the `-` and `+` lines (a terminal without NO_COLOR: see terminal-colour.ts). */

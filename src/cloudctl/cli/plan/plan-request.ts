@@ -1,7 +1,7 @@
 // Asking cloudctl for a plan: POST /plans with operations, POST /deployments/plans with a deployment
 // file. The answer is checked against the plan record the API documents; any other status becomes the
 // client's named failure with the server's message (a 400 names the field of the body it refused).
-import { type PlanRecord, planRecordSchema } from '../../plans/plan-record.ts';
+import { type PlanRecord, planRecordSchema } from '../../plans/index.ts';
 import type { ApiClient } from '../client/index.ts';
 
 /** POSTs `body` to a route that answers a new plan (201, or 200). */

@@ -2,7 +2,7 @@
 // apply command spelled with the same --server/--context the reader used, so it reaches the cloudctl
 // that holds the plan.
 import type { CliIo } from '../../../lib/cli-io.ts';
-import type { PlanRecord } from '../../plans/plan-record.ts';
+import type { PlanRecord } from '../../plans/index.ts';
 import type { ParsedArgs } from '../command-line/index.ts';
 import { planLines } from './plan-printer.ts';
 import { wantsColour } from './terminal-colour.ts';
