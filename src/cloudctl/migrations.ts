@@ -2,7 +2,12 @@
 // beside the composition root. Both databases (PGlite and PostgreSQL) run exactly these. Append new
 // migrations; never rename or edit one that has shipped (a database records the names it ran).
 import type { Kysely, Migration } from 'kysely';
-import { type CacheTables, cacheBodyTextMigration, createCacheTables } from './caching/index.ts';
+import {
+  type CacheTables,
+  cacheBodyTextMigration,
+  createCacheTables,
+  resourceDriftMigration,
+} from './caching/index.ts';
 import {
   type CredentialTables,
   credentialsConfigFileMigration,
@@ -68,4 +73,5 @@ export const CLOUDCTL_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0015_task_owner': taskOwnerMigration,
   '0016_dynamic_account_cluster': dynamicAccountClusterMigration,
   '0017_plans': plansMigration,
+  '0018_resource_drift': resourceDriftMigration,
 };

@@ -1,8 +1,16 @@
 // The agent <-> cloudctl contract that is not in the .proto files: the JSON both programs put inside
-// them. The account definition, and the operation channel: each operation type with its payload and
-// result schemas, and the error codes a failure carries. Both programs import it; it imports neither.
-// Other folders import from here only.
+// them. The account definition, the names drift is read by, and the operation channel: each
+// operation type with its payload and result schemas, and the error codes a failure carries. Both
+// programs import it; it imports neither. Other folders import from here only.
 export { accountSchemaAC, accountSchemaB, checkAccount } from './account.ts';
+export type { Drift, DriftingManager } from './drift.ts';
+export {
+  AGENT_FIELD_MANAGERS,
+  CONTENT_HASH_ANNOTATION,
+  driftingManagerSchema,
+  driftSchema,
+  MAX_DRIFT_PATHS,
+} from './drift.ts';
 export type { OperationErrorCode, OperationFailure } from './operation-errors.ts';
 export {
   ABSENT_CODES,

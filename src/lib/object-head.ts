@@ -13,18 +13,28 @@ export interface ObjectHead {
    * The bytes to cut to drop `metadata.managedFields`: the member and the comma that joins it to a
    * neighbour, so what remains is still JSON. Undefined when there is none.
    */
-  managedFields: { start: number; end: number } | undefined;
+  managedFields: { start: number; end: number; value: ByteRange } | undefined;
+  /** The bytes of the `metadata.annotations` value; undefined when there is none. */
+  annotations: ByteRange | undefined;
+}
+
+/** A value's bytes: `b.subarray(start, end)` is its JSON. */
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
 /** Reads the metadata object at `start` into `head`; returns the index just past it. */
 function scanMetadata(b: Buffer, start: number, head: ObjectHead): number {
   let previousEnd = -1;
   let cutFrom = -1;
+  // Set with managedFields, so an object without them allocates nothing for it.
+  let value: ByteRange | undefined;
   const end = forEachMember(b, start, false, (keyStart, keyEnd, valueStart) => {
     const valueEnd = pastValue(b, valueStart, false, 1);
     // The member after managedFields: cut up to it, taking the comma after managedFields.
-    if (cutFrom >= 0) {
-      head.managedFields = { start: cutFrom, end: keyStart };
+    if (cutFrom >= 0 && value !== undefined) {
+      head.managedFields = { start: cutFrom, end: keyStart, value };
       cutFrom = -1;
     }
     if (keyIs(b, keyStart, keyEnd, 'name')) head.name = stringAt(b, valueStart, valueEnd) ?? '';
@@ -32,16 +42,19 @@ function scanMetadata(b: Buffer, start: number, head: ObjectHead): number {
       head.namespace = stringAt(b, valueStart, valueEnd) ?? '';
     else if (keyIs(b, keyStart, keyEnd, 'resourceVersion'))
       head.resourceVersion = stringAt(b, valueStart, valueEnd) ?? '';
+    else if (keyIs(b, keyStart, keyEnd, 'annotations'))
+      head.annotations = { start: valueStart, end: valueEnd };
     else if (keyIs(b, keyStart, keyEnd, 'managedFields')) {
+      value = { start: valueStart, end: valueEnd };
       // Not the first member: cut from the end of the one before, taking the comma before it.
-      if (previousEnd >= 0) head.managedFields = { start: previousEnd, end: valueEnd };
+      if (previousEnd >= 0) head.managedFields = { start: previousEnd, end: valueEnd, value };
       else cutFrom = keyStart;
     }
     previousEnd = valueEnd;
     return valueEnd;
   });
   // managedFields was the only member.
-  if (cutFrom >= 0) head.managedFields = { start: cutFrom, end: previousEnd };
+  if (cutFrom >= 0 && value !== undefined) head.managedFields = { start: cutFrom, end: previousEnd, value };
   return end;
 }
 
@@ -57,6 +70,7 @@ export function scanObjectHead(b: Buffer): ObjectHead {
     namespace: '',
     resourceVersion: '',
     managedFields: undefined,
+    annotations: undefined,
   };
   const start = skipSpace(b, 0);
   const end = forEachMember(b, start, false, (keyStart, keyEnd, valueStart) => {

@@ -46,6 +46,15 @@ describe('scanObjectHead and scrubObjectBytes', () => {
     });
     const scrubbed = scrubObjectBytes(bytes, head, CONFIG_MAP_TYPE);
     expect(JSON.parse(Buffer.from(scrubbed, 'latin1').toString())).toEqual(scrubObject(object));
+    // Where the drift check reads: the managedFields and annotations values, as a parse finds them.
+    const value = head.managedFields?.value;
+    const annotations = head.annotations;
+    expect(value && JSON.parse(bytes.subarray(value.start, value.end).toString())).toEqual(
+      metadata.managedFields,
+    );
+    expect(annotations && JSON.parse(bytes.subarray(annotations.start, annotations.end).toString())).toEqual(
+      metadata.annotations,
+    );
   });
 
   it('adds the apiVersion and kind a list item lacks, also to an empty object', () => {

@@ -1,6 +1,7 @@
 // What the watch streams to the control plane, mirroring the caching contract
 // (proto/orchagent/v1/caching.proto): resource events, snapshot markers and bookmarks, each for one
 // watch scope (account, group, kind, namespace; '' namespace = all namespaces or cluster scope).
+import type { Drift } from '../../contract/index.ts';
 
 export interface WatchScope {
   account: string;
@@ -24,6 +25,8 @@ export interface ResourceEvent {
    */
   object: string;
   snapshotId: string;
+  /** Set on an object cloudctl deployed that other field managers changed since (drift-summary.ts). */
+  drift?: Drift;
 }
 
 export type CacheItem =

@@ -4,6 +4,7 @@
 // pace the agent). A broken stream fails the batches in flight; the uplink sends them again on the
 // next stream, after a reconnect.
 import type { CallOptions, ClientDuplexStream, Metadata } from '@grpc/grpc-js';
+import type { Drift } from '../../contract/index.ts';
 import { CodedError } from '../../lib/coded-error.ts';
 import { type AbortableSettlers, abortableSettlers } from '../../lib/signalled-wait.ts';
 import {
@@ -13,6 +14,7 @@ import {
   type CachingClient,
   fromTimestamp,
   type GetResumeVersionsResponse__Output,
+  type ResourceEvent as ResourceEventMessage,
 } from '../../proto/index.ts';
 import { type CacheItem, type CacheSink, type ResumePoint, scopeKey } from './cache-item.ts';
 
@@ -26,6 +28,20 @@ export class NotConnectedError extends CodedError<'NOT_CONNECTED'> {
   constructor() {
     super('NOT_CONNECTED', 'not connected to the control plane');
   }
+}
+
+/** The drift as the proto spells it: empty strings for what is absent. */
+function driftMessage(drift: Drift): ResourceEventMessage['drift'] {
+  return {
+    managers: drift.managers.map((m) => ({
+      manager: m.manager,
+      operation: m.operation,
+      subresource: m.subresource ?? '',
+      time: m.time ?? '',
+      paths: m.paths,
+      morePaths: m.morePaths,
+    })),
+  };
 }
 
 function toMessage(item: CacheItem): CacheItemMessage {
@@ -42,6 +58,7 @@ function toMessage(item: CacheItem): CacheItemMessage {
           // The contract: a deletion carries no object.
           object: item.event === 'DELETED' ? Buffer.alloc(0) : Buffer.from(item.object, 'latin1'),
           snapshotId: item.snapshotId,
+          ...(item.drift === undefined ? {} : { drift: driftMessage(item.drift) }),
         },
       };
     case 'snapshotBegin':

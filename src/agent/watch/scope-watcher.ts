@@ -37,6 +37,7 @@ import { scrubObjectBytes } from '../../lib/object-scrub.ts';
 import { untilWokenOrAborted } from '../../lib/signalled-wait.ts';
 import type { CacheItem, WatchScope } from './cache-item.ts';
 import type { CoalescingBuffer } from './coalescing-buffer.ts';
+import { driftInBytes } from './drift-summary.ts';
 import type { TaskBudget } from './task-budget.ts';
 import type { ListReason, RestartReason, WatchObserver } from './watch-observer.ts';
 import type { WatchRegistry } from './watch-registry.ts';
@@ -166,7 +167,8 @@ export class ScopeWatcher {
 
   /**
    * The cache item of an object event. The object's bytes go on as the API server wrote them, less
-   * what scrubbing cuts (object-scrub.ts); only its head is read, unless `accept` needs it whole.
+   * what scrubbing cuts (object-scrub.ts); only its head is read, unless `accept` needs it whole. An
+   * object cloudctl deployed takes the drift its managedFields show along (drift-summary.ts).
    */
   #event(type: 'ADDED' | 'MODIFIED' | 'DELETED', bytes: Buffer, snapshotId: string): CacheItem {
     const { resource } = this.#o;
@@ -176,6 +178,7 @@ export class ScopeWatcher {
     const accept = this.#o.accept;
     const accepted =
       accept === undefined || accept(JSON.parse(Buffer.from(object, 'latin1').toString('utf8')));
+    const drift = type === 'DELETED' ? undefined : driftInBytes(bytes, head);
     return {
       type: 'event',
       scope: this.#o.scope,
@@ -186,6 +189,7 @@ export class ScopeWatcher {
       event: accepted ? type : 'DELETED',
       object,
       snapshotId,
+      ...(drift === undefined ? {} : { drift }),
     };
   }
 

@@ -1,8 +1,9 @@
 // Turns the wire form of cache items into store changes, refusing what the contract forbids: an
 // item must name its account, kind and object, objects must be JSON objects.
 import { status } from '@grpc/grpc-js';
+import type { Drift } from '../../contract/index.ts';
 import { assertJsonObject, JsonScanError } from '../../lib/json-scan.ts';
-import type { CacheItem__Output, WatchScope__Output } from '../../proto/index.ts';
+import type { CacheItem__Output, ResourceEvent__Output, WatchScope__Output } from '../../proto/index.ts';
 import { RpcFailure } from '../grpc/index.ts';
 import type { CacheChange, WatchScope } from './cache-store.ts';
 
@@ -25,6 +26,22 @@ function jsonObject(bytes: Buffer, index: number): string {
     throw error;
   }
   return bytes.toString('utf8');
+}
+
+/** The drift the agent sent, as the JSON text the cache stores; null for none (or no manager). */
+function driftText(drift: ResourceEvent__Output['drift']): string | null {
+  if (drift == null || drift.managers.length === 0) return null;
+  const summary: Drift = {
+    managers: drift.managers.map((m) => ({
+      manager: m.manager,
+      operation: m.operation,
+      ...(m.subresource === '' ? {} : { subresource: m.subresource }),
+      time: m.time === '' ? null : m.time,
+      paths: m.paths,
+      morePaths: m.morePaths,
+    })),
+  };
+  return JSON.stringify(summary);
 }
 
 export function toCacheChange(item: CacheItem__Output, index: number): CacheChange {
@@ -57,6 +74,7 @@ export function toCacheChange(item: CacheItem__Output, index: number): CacheChan
         resourceVersion: event.resourceVersion,
         body: jsonObject(event.object, index),
         snapshotId: event.snapshotId === '' ? null : event.snapshotId,
+        drift: driftText(event.drift),
       };
     }
     case 'snapshotBegin': {

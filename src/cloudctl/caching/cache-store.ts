@@ -1,6 +1,7 @@
 // The resource cache: applies what agents stream up (events, snapshots, bookmarks), answers resume
 // version queries, and reads an account's current state. Nothing here knows about gRPC.
 import { type Kysely, type RawBuilder, type Selectable, sql, type Transaction } from 'kysely';
+import { type Drift, driftSchema } from '../../contract/index.ts';
 import { copyFromStdin, holdWatchSequence, WatchSignal, writeInSequence } from '../store/index.ts';
 import type { CacheTables, ResourcesTable } from './cache-tables.ts';
 
@@ -28,6 +29,8 @@ export type CacheChange =
       /** The object as JSON text. */
       body: string;
       snapshotId: string | null;
+      /** What other field managers changed since cloudctl deployed it, as JSON text; absent: none. */
+      drift?: string | null;
     })
   | (ObjectKey & { type: 'delete' })
   | { type: 'snapshotBegin'; scope: WatchScope; snapshotId: string }
@@ -56,6 +59,8 @@ export interface CachedResource {
   resourceVersion: string;
   body: unknown;
   updatedAt: Date;
+  /** For an object cloudctl deployed: what other field managers changed since; null for none. */
+  drift: Drift | null;
 }
 
 /** A kind cached for an account: how many objects, through which version (none without objects). */
@@ -150,17 +155,22 @@ const BASE_COLUMNS: readonly IndexColumn[] = [
   { name: 'resource_version', type: 'text' },
   { name: 'body', type: 'text' },
   { name: 'snapshot_id', type: 'text' },
+  { name: 'drift', type: 'text' },
 ];
 
-/** A row to write: the object, its resource version and its snapshot (null: none). */
+/** A row to write: the object, its resource version, its snapshot and its drift (null: none). */
 interface ResourceRow {
   object: StoredObject;
   resourceVersion: string;
   snapshotId: string | null;
+  drift: string | null;
 }
 
 /** The row's values, in the order of `BASE_COLUMNS` and then the indexer's columns. */
-function rowValues({ object, resourceVersion, snapshotId }: ResourceRow, indexer: CacheIndexer | undefined) {
+function rowValues(
+  { object, resourceVersion, snapshotId, drift }: ResourceRow,
+  indexer: CacheIndexer | undefined,
+) {
   const values: IndexValue[] = [
     object.account,
     object.group,
@@ -171,6 +181,7 @@ function rowValues({ object, resourceVersion, snapshotId }: ResourceRow, indexer
     resourceVersion,
     object.body,
     snapshotId,
+    drift,
   ];
   for (const value of indexer?.derive(object) ?? []) values.push(value ?? null);
   return values;
@@ -179,21 +190,32 @@ function rowValues({ object, resourceVersion, snapshotId }: ResourceRow, indexer
 const names = (cs: readonly string[]) => sql.join(cs.map((name) => sql.ref(name)));
 
 /**
- * What a row written over an existing one sets: every column but the key (and the snapshot, with
- * `keepSnapshot`). With `onlyNewer`, an existing row is replaced only by an equal or newer
- * resource version (an on-demand read racing the watch).
+ * Where a drift starts, in the watch sequence: a row whose drift differs from the one it replaces
+ * takes the number its incoming row drew (a drift event, watch/); the same drift again keeps its
+ * number, so a relist or a status update is no new event; no drift, no number.
  */
-function onConflict(columns: readonly IndexColumn[], options: { onlyNewer: boolean; keepSnapshot: boolean }) {
+const DRIFT_SEQ = sql`drift_seq = case when excluded.drift is null then null
+  when excluded.drift is not distinct from resources.drift then resources.drift_seq
+  else excluded.drift_seq end`;
+
+/**
+ * What a row written over an existing one sets: every column but the key (and, from a read on
+ * demand, `fromWatch` false, the snapshot and the drift, which only the watch brings). With
+ * `onlyNewer`, an existing row is replaced only by an equal or newer resource version (an on-demand
+ * read racing the watch).
+ */
+function onConflict(columns: readonly IndexColumn[], options: { onlyNewer: boolean; fromWatch: boolean }) {
   const updated = columns.filter(
     (c) =>
       !(KEY_COLUMNS as readonly string[]).includes(c.name) &&
-      !(options.keepSnapshot && c.name === 'snapshot_id'),
+      (options.fromWatch || (c.name !== 'snapshot_id' && c.name !== 'drift')),
   );
   const set = sql.join([
     ...updated.map((c) => sql`${sql.ref(c.name)} = ${sql.ref(`excluded.${c.name}`)}`),
     sql`updated_at = excluded.updated_at`,
     // A row written over takes a new number: watchers follow it as a change (store/watch-sequence.ts).
     sql`watch_seq = nextval('watch_seq')`,
+    ...(options.fromWatch ? [DRIFT_SEQ] : []),
   ]);
   // Resource versions are opaque, but every API server we know of numbers them from etcd's
   // revision; where both are numbers the greater is the newer. Others are simply replaced.
@@ -221,7 +243,7 @@ function writeRow(
   const values = rowValues(row, indexer);
   return sql`insert into resources (${names(columns.map((c) => c.name))}, updated_at)
     values (${sql.join(columns.map((c, i) => sql`${values[i] ?? null}::${sql.raw(c.type)}`))}, ${now}::timestamptz)
-    ${onConflict(columns, { onlyNewer: true, keepSnapshot: true })}`.execute(db);
+    ${onConflict(columns, { onlyNewer: true, fromWatch: false })}`.execute(db);
 }
 
 /**
@@ -279,7 +301,7 @@ async function upsertAll(
   const at = now.toISOString();
   const rows = [...latest.values()].map((c) => {
     const values = rowValues(
-      { object: c, resourceVersion: c.resourceVersion, snapshotId: c.snapshotId },
+      { object: c, resourceVersion: c.resourceVersion, snapshotId: c.snapshotId, drift: c.drift ?? null },
       indexer,
     );
     values.push(at);
@@ -290,8 +312,10 @@ async function upsertAll(
     tx,
   );
   await tx.executeQuery(copyFromStdin(INCOMING, all, rows));
-  await sql`insert into resources (${names(all)}) select ${names(all)} from ${sql.table(INCOMING)}
-    ${onConflict(columns, { onlyNewer: false, keepSnapshot: false })}`.execute(tx);
+  // A drifting object draws a number for its drift; DRIFT_SEQ keeps it only where the drift is new.
+  await sql`insert into resources (${names(all)}, drift_seq)
+    select ${names(all)}, case when drift is not null then nextval('watch_seq') end from ${sql.table(INCOMING)}
+    ${onConflict(columns, { onlyNewer: false, fromWatch: true })}`.execute(tx);
   await sql`truncate ${sql.table(INCOMING)}`.execute(tx);
 }
 
@@ -309,7 +333,14 @@ function cachedResource(row: Selectable<ResourcesTable>): CachedResource {
     resourceVersion: row.resource_version,
     body: JSON.parse(row.body),
     updatedAt: row.updated_at,
+    drift: row.drift === null ? null : storedDrift(row.drift),
   };
+}
+
+/** A stored drift; one that no longer reads as one (never written so) is none. */
+function storedDrift(text: string): Drift | null {
+  const parsed = driftSchema.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : null;
 }
 
 export class CacheStore {
@@ -427,7 +458,12 @@ export class CacheStore {
    */
   async refresh(object: RefreshedObject, now: Date): Promise<boolean> {
     const result = await writeInSequence(this.#db, (tx) =>
-      writeRow(tx, { object, resourceVersion: object.resourceVersion, snapshotId: null }, now, this.#indexer),
+      writeRow(
+        tx,
+        { object, resourceVersion: object.resourceVersion, snapshotId: null, drift: null },
+        now,
+        this.#indexer,
+      ),
     );
     this.#signal.changed();
     return Number(result.numAffectedRows ?? 0) > 0;

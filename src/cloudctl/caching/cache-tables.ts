@@ -2,7 +2,7 @@
 // through), the resource version each watch scope resumes from, and the relists begun and not yet
 // ended. Their row types, and their part of the first migration (0001_initial). The read model adds
 // its index columns to `resources` in its own migration.
-import { type Kysely, type Migration, sql } from 'kysely';
+import { type Generated, type Kysely, type Migration, sql } from 'kysely';
 import type { Timestamp, WatchSeqColumn } from '../store/index.ts';
 
 export interface ResourcesTable {
@@ -20,6 +20,13 @@ export interface ResourcesTable {
   updated_at: Timestamp;
   /** Its number in the watch sequence (0014): a new one each time the row is written. */
   watch_seq: WatchSeqColumn;
+  /**
+   * For an object cloudctl deployed, what other field managers changed since (0018): the agent's
+   * drift summary as JSON text (contract `Drift`); null when none.
+   */
+  drift: string | null;
+  /** The watch number of the drift's start (0018): a drift event; null without a drift. */
+  drift_seq: Generated<string | null>;
 }
 
 export interface ResumeVersionsTable {
@@ -95,5 +102,19 @@ export async function createCacheTables(db: Kysely<unknown>): Promise<void> {
 export const cacheBodyTextMigration: Migration = {
   async up(db: Kysely<unknown>) {
     await sql`alter table resources alter column body type text using body::text`.execute(db);
+  },
+};
+
+/**
+ * 0018: an object's drift (what other field managers changed since cloudctl deployed it) and the
+ * watch number of its start, for the drift events of GET /watch. The number is indexed where set:
+ * few objects drift, and a watch reads them by number.
+ */
+export const resourceDriftMigration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`alter table resources add column drift text, add column drift_seq bigint`.execute(db);
+    await sql`create index resources_drift_seq_idx on resources (drift_seq) where drift_seq is not null`.execute(
+      db,
+    );
   },
 };

@@ -18,7 +18,12 @@ export {
   type SyncProgress,
   type WatchScope,
 } from './cache-store.ts';
-export { type CacheTables, cacheBodyTextMigration, createCacheTables } from './cache-tables.ts';
+export {
+  type CacheTables,
+  cacheBodyTextMigration,
+  createCacheTables,
+  resourceDriftMigration,
+} from './cache-tables.ts';
 export { type CachingFeature, type CachingFeatureDeps, cachingFeature } from './caching-feature.ts';
 export { type CachingRpcDeps, cachingHandlers } from './caching-rpc.ts';
 export { IngestRate, type IngestRateOptions } from './ingest-rate.ts';

@@ -3,8 +3,11 @@
 // has not brought yet: pipelines read what they have just deployed), then its Events when asked.
 // While no agent serves the account, the stored copy answers alone, with a warning saying so: Orca's
 // "wait for manifest to stabilize" and Deck keep reading what cloudctl holds.
+
+import type { Drift } from '../../contract/index.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import { type CacheStore, type KindResolver, spinnakerKind, splitManifestName } from '../caching/index.ts';
+import { driftSentences } from '../drift/index.ts';
 import { HttpError } from '../http/index.ts';
 import { podContainerMetrics } from '../read-model/index.ts';
 import { type LiveReads, liveEvents, liveObject } from './live-reads.ts';
@@ -51,10 +54,14 @@ export async function resolveType(
   };
 }
 
-/** The object, and when it comes from the store rather than the cluster, when the store last wrote it. */
+/**
+ * The object, and when it comes from the store rather than the cluster, when the store last wrote it
+ * and its drift (the watch brings it; a live read has none to tell).
+ */
 interface Found {
   object: Record<string, unknown>;
   storedAt?: Date;
+  drift?: Drift | null;
 }
 
 async function findObject(
@@ -68,7 +75,7 @@ async function findObject(
   const namespaces = query.location === '' ? [''] : [query.location, ''];
   const cached = await deps.cache.object(query.account, type, namespaces, name);
   if (cached !== undefined && isRecord(cached.body))
-    return { object: cached.body, storedAt: cached.updatedAt };
+    return { object: cached.body, storedAt: cached.updatedAt, drift: cached.drift };
   // With no agent to ask, the store's answer stands for a kind it watches for the account; of a kind
   // it does not watch it knows nothing, and the live read below says no agent can answer (503).
   if (agentAway && (await watchesKind(deps, query.account, type))) return undefined;
@@ -98,7 +105,7 @@ export async function readManifest(deps: ManifestReaderDeps, query: ManifestQuer
       `Manifest (account: ${query.account}, location: ${query.location}, name: ${query.name}) not found`,
     );
   }
-  const { object, storedAt } = found;
+  const { object, storedAt, drift = null } = found;
   const metadata = isRecord(object.metadata) ? object.metadata : {};
   const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : '';
   const uid = typeof metadata.uid === 'string' ? metadata.uid : '';
@@ -114,7 +121,8 @@ export async function readManifest(deps: ManifestReaderDeps, query: ManifestQuer
       ? await podContainerMetrics(deps.cache, { account: query.account, namespace, name })
       : [];
   const parts = { account: query.account, type, namespace, name, object, events, metrics };
-  return { ...manifestRecord(parts), warnings };
+  const drifted = driftSentences(drift).map((message) => ({ type: 'drift', message }));
+  return { ...manifestRecord(parts), warnings: [...warnings, ...drifted], drift };
 }
 
 const NO_EVENTS = { events: [], warnings: [] };

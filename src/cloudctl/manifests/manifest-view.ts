@@ -2,6 +2,7 @@
 // location, the object itself, its status, moniker, artifacts, events, warnings, metrics) and the
 // coordinates its dynamic lookups answer. Built from one object as the cluster has it; pure.
 import { z } from 'zod';
+import { driftSchema } from '../../contract/index.ts';
 import {
   type ContainerMetric,
   containerMetricSchema,
@@ -27,6 +28,11 @@ export const manifestSchema = z
       .array(z.object({ type: z.string(), message: z.string() }).describe('Warning'))
       .describe(
         "what the record leaves out and why, e.g. a stored copy answered while the account's agent is away",
+      ),
+    drift: driftSchema
+      .nullable()
+      .describe(
+        'for an object cloudctl deployed: the field managers that changed its content since, with the paths they own and when (each also a `drift` warning); null when none',
       ),
     metrics: z
       .array(containerMetricSchema)
@@ -108,6 +114,7 @@ export function manifestRecord(parts: ManifestParts): ManifestRecord {
     artifacts,
     events: parts.events,
     warnings: [],
+    drift: null,
     metrics: parts.metrics ?? [],
   };
 }

@@ -8,6 +8,7 @@
 //   event: object     ObjectEvent         an object changed or was removed
 //   event: task       TaskEvent           a task changed (the record GET /task/{id} answers)
 //   event: deployment DeploymentEvent     a deployment changed (the record GET /deployments/{id} answers)
+//   event: drift      DriftEvent          an object cloudctl deployed was changed by another field manager
 //   event: reset      {reason, position}  the client's position is older than the kept window: read again
 //   event: closed     {reason}            the last event before cloudctl ends the stream
 //   `: heartbeat`                          an SSE comment every 15 s, to keep proxies from closing it
@@ -16,12 +17,21 @@
 // its position (one event per object, in sequence order), as a Kubernetes watch from a compacted
 // revision would, never a state older than one it has seen.
 import { z } from 'zod';
+import { driftSchema } from '../../contract/index.ts';
 import { deploymentViewSchema } from '../deployments/index.ts';
 import { manifestStatusSchema } from '../manifests/index.ts';
 import { monikerSchema, objectSummarySchema } from '../read-model/index.ts';
 import { taskSchema } from '../tasks/index.ts';
 
-export const WATCH_EVENT_TYPES = ['position', 'object', 'task', 'deployment', 'reset', 'closed'] as const;
+export const WATCH_EVENT_TYPES = [
+  'position',
+  'object',
+  'task',
+  'deployment',
+  'drift',
+  'reset',
+  'closed',
+] as const;
 export type WatchEventType = (typeof WATCH_EVENT_TYPES)[number];
 
 /** Figures the page and the CLI show, read from the object as stored (absent where they do not apply). */
@@ -68,8 +78,29 @@ export const objectEventSchema = z
     /** Changed only: the status exactly as GET /manifests/... computes it. */
     status: manifestStatusSchema.optional(),
     createdTime: z.number().nullable().optional(),
+    /** Changed only: for an object cloudctl deployed, what other field managers changed since; null: none. */
+    drift: driftSchema.nullable().optional(),
   })
   .describe('WatchObjectEvent');
+
+/**
+ * An object cloudctl deployed has drifted: another field manager changed its content (a new manager,
+ * path or write; not every update of a drifting object). Its object events carry `drift` as it stands.
+ */
+export const driftEventSchema = z
+  .object({
+    account: z.string(),
+    apiGroup: z.string(),
+    kind: z.string(),
+    spinnakerKind: z.string(),
+    namespace: z.string(),
+    name: z.string(),
+    moniker: monikerSchema.nullable(),
+    drift: driftSchema,
+    /** One sentence per manager, as /manifests' `drift` warnings say it. */
+    messages: z.array(z.string()),
+  })
+  .describe('WatchDriftEvent');
 
 export const taskEventSchema = z
   .object({ task: taskSchema, accounts: z.array(z.string()), application: z.string().nullable() })
@@ -102,6 +133,7 @@ export type ObjectFigures = z.infer<typeof objectFiguresSchema>;
 export type ObjectEvent = z.infer<typeof objectEventSchema>;
 export type TaskEvent = z.infer<typeof taskEventSchema>;
 export type DeploymentEvent = z.infer<typeof deploymentEventSchema>;
+export type DriftEvent = z.infer<typeof driftEventSchema>;
 export type ResetEvent = z.infer<typeof resetEventSchema>;
 export type ClosedEvent = z.infer<typeof closedEventSchema>;
 
@@ -125,7 +157,7 @@ export const watchQuerySchema = z.object({
   events: z
     .string()
     .optional()
-    .describe('comma-separated event types to send: object, task, deployment (default all)'),
+    .describe('comma-separated event types to send: object, task, deployment, drift (default all)'),
   since: z
     .string()
     .optional()

@@ -5,7 +5,7 @@ import { HttpError } from '../http/index.ts';
 import type { WatchQuery } from './watch-events.ts';
 import type { WatchRecord } from './watch-reader.ts';
 
-const STREAMED = ['object', 'task', 'deployment'] as const;
+const STREAMED = ['object', 'task', 'deployment', 'drift'] as const;
 type Streamed = (typeof STREAMED)[number];
 
 export interface WatchFilter {
@@ -66,6 +66,7 @@ export function passes(
   const asked = (account: string) => filter.accounts === undefined || filter.accounts.has(account);
   switch (record.event) {
     case 'object':
+    case 'drift':
       return (
         may(record.account) &&
         asked(record.account) &&

@@ -1,27 +1,31 @@
 // Reads the watch sequence back as events: the objects, tasks and deployments whose rows carry a
-// number in a range, and the removals logged in it, merged in number order. Each row becomes its
+// number in a range, the drifts that started in it and the removals logged in it, merged in number
+// order. Each row becomes its
 // event once, here, whatever number of clients it goes to; the body of an object is parsed once, for
 // its status and figures.
 
+import { type Drift, driftSchema } from '../../contract/index.ts';
 import { spinnakerKind } from '../caching/index.ts';
 import { type DeploymentStore, deploymentView, type StoredDeployment } from '../deployments/index.ts';
+import { driftSentences } from '../drift/index.ts';
 import { manifestStatus } from '../manifests/index.ts';
 import type { ObjectSummary } from '../read-model/index.ts';
 import { type StoredTask, type TaskStore, taskView } from '../tasks/index.ts';
 import { objectFigures } from './object-figures.ts';
-import type { DeploymentEvent, ObjectEvent, TaskEvent } from './watch-events.ts';
-import type { ObjectRow, RemovalRow, WatchRange, WatchStore } from './watch-store.ts';
+import type { DeploymentEvent, DriftEvent, ObjectEvent, TaskEvent } from './watch-events.ts';
+import type { DriftRow, ObjectRow, RemovalRow, WatchRange, WatchStore } from './watch-store.ts';
 
 /** One event with what decides who may receive it. */
 export type WatchRecord = { seq: number } & (
   | { event: 'object'; data: ObjectEvent; account: string; application: string | null }
+  | { event: 'drift'; data: DriftEvent; account: string; application: string | null }
   | { event: 'task'; data: TaskEvent; accounts: readonly string[]; application: string | null }
   | { event: 'deployment'; data: DeploymentEvent; accounts: readonly string[]; application: string }
 );
 
 /** Where the reader finds rows by watch number, as their stores read them. */
 export interface WatchRecordSources {
-  watch: Pick<WatchStore, 'objects' | 'removals'>;
+  watch: Pick<WatchStore, 'objects' | 'removals' | 'drifts'>;
   tasks: Pick<TaskStore, 'numbered'>;
   deployments: Pick<DeploymentStore, 'numbered'>;
 }
@@ -46,6 +50,13 @@ function moniker(row: {
 }
 
 const jsonValue = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
+
+/** A stored drift (JSON text the cache checked was one); null for none. */
+function driftOf(text: string | null): Drift | null {
+  if (text === null) return null;
+  const parsed = driftSchema.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : null;
+}
 
 function changedObject(row: ObjectRow): WatchRecord {
   let body: unknown = {};
@@ -77,8 +88,28 @@ function changedObject(row: ObjectRow): WatchRecord {
     figures: objectFigures(row.api_group, row.kind, body),
     status: manifestStatus(row.api_group, row.kind, body),
     createdTime: row.created_time,
+    drift: driftOf(row.drift),
   };
   return { seq: Number(row.seq), event: 'object', data, account: row.account, application: row.application };
+}
+
+/** A drift's start; undefined for a stored drift that no longer reads as one. */
+function driftRecord(row: DriftRow): WatchRecord | undefined {
+  const drift = driftOf(row.drift);
+  if (drift === null) return undefined;
+  const apiVersion = apiVersionOf(row.api_group, row.api_version);
+  const data: DriftEvent = {
+    account: row.account,
+    apiGroup: row.api_group,
+    kind: row.kind,
+    spinnakerKind: row.spinnaker_kind ?? spinnakerKind(apiVersion, row.kind),
+    namespace: row.namespace,
+    name: row.name,
+    moniker: moniker(row),
+    drift,
+    messages: driftSentences(drift),
+  };
+  return { seq: Number(row.seq), event: 'drift', data, account: row.account, application: row.application };
 }
 
 function removedObject(row: RemovalRow): WatchRecord {
@@ -113,15 +144,16 @@ export class WatchReader {
    */
   async read(range: WatchRange): Promise<{ records: WatchRecord[]; reached: number }> {
     const { after, upTo, limit } = range;
-    const [objects, removals, tasks, deployments] = await Promise.all([
+    const [objects, removals, drifts, tasks, deployments] = await Promise.all([
       this.#sources.watch.objects(range),
       this.#sources.watch.removals(range),
+      this.#sources.watch.drifts(range),
       this.#sources.tasks.numbered(after, upTo, limit),
       this.#sources.deployments.numbered(after, upTo, limit),
     ]);
     // A kind that filled its limit may have more rows past its last: the read reaches no further.
     let reached = upTo;
-    const seqs = [objects.map((r) => Number(r.seq)), removals.map((r) => Number(r.seq))];
+    const seqs = [objects, removals, drifts].map((rows) => rows.map((r) => Number(r.seq)));
     for (const kind of [...seqs, tasks.map((t) => t.seq), deployments.map((d) => d.seq)]) {
       const last = kind.at(-1);
       if (kind.length >= limit && last !== undefined) reached = Math.min(reached, last);
@@ -129,6 +161,7 @@ export class WatchReader {
     const records = [
       ...objects.map(changedObject),
       ...removals.map(removedObject),
+      ...drifts.flatMap((row) => driftRecord(row) ?? []),
       ...tasks.map(({ seq, task }) => this.#task(seq, task)),
       ...deployments.map(({ seq, deployment }) => deploymentRecord(seq, deployment)),
     ].filter((r) => r.seq <= reached);

@@ -37,13 +37,33 @@ export interface ObjectRow {
   labels: unknown;
   summary: unknown;
   created_time: number | null;
+  /** The drift as the cache stores it (JSON text); null for none. */
+  drift: string | null;
+}
+
+/** An object's drift as a watch reads it: numbered where it started, with its key and moniker. */
+export interface DriftRow {
+  seq: string;
+  account: string;
+  api_group: string;
+  api_version: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  spinnaker_kind: string | null;
+  application: string | null;
+  cluster: string | null;
+  stack: string | null;
+  detail: string | null;
+  sequence: number | null;
+  drift: string;
 }
 
 /** A logged removal as a watch reads it: its number as text, `kept` completed from the owner's row. */
 export type RemovalRow = Omit<WatchLogTable, 'at'>;
 
 /** Rows of `r` numbered in the range (of the accounts, where it says so). */
-function inRange(range: WatchRange, column: 'watch_seq' | 'seq', table: 'r.') {
+function inRange(range: WatchRange, column: 'watch_seq' | 'seq' | 'drift_seq', table: 'r.') {
   const ref = sql.ref(`${table}${column}`);
   const accounts =
     range.accounts === undefined
@@ -96,9 +116,23 @@ export class WatchStore {
         r.kind, r.namespace, r.name, r.resource_version, r.body, r.uid, r.spinnaker_kind, r.role,
         coalesce(r.application, o.application) as application, coalesce(r.cluster, o.cluster) as cluster,
         r.stack, r.detail, coalesce(r.sequence, o.sequence) as sequence, r.owner_kind, r.owner_name, r.labels,
-        r.summary, r.created_time
+        r.summary, r.created_time, r.drift
       from resources r ${ownerOf(sql`r.application`, sql`r.owner_kind`, sql`r.owner_name`)}
       where ${inRange(range, 'watch_seq', 'r.')} order by r.watch_seq limit ${sql.lit(range.limit)}`.execute(
+        this.#db,
+      );
+    return rows;
+  }
+
+  /** Drifts that started in the range: the objects whose `drift_seq` it holds (caching/cache-store.ts). */
+  async drifts(range: WatchRange): Promise<DriftRow[]> {
+    const { rows } =
+      await sql<DriftRow>`select r.drift_seq::text as seq, r.account, r.api_group, r.api_version, r.kind,
+        r.namespace, r.name, r.spinnaker_kind, coalesce(r.application, o.application) as application,
+        coalesce(r.cluster, o.cluster) as cluster, r.stack, r.detail, coalesce(r.sequence, o.sequence) as sequence,
+        r.drift
+      from resources r ${ownerOf(sql`r.application`, sql`r.owner_kind`, sql`r.owner_name`)}
+      where ${inRange(range, 'drift_seq', 'r.')} order by r.drift_seq limit ${sql.lit(range.limit)}`.execute(
         this.#db,
       );
     return rows;

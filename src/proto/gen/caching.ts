@@ -8,6 +8,8 @@ import type { CacheAck as _orchagent_v1_CacheAck, CacheAck__Output as _orchagent
 import type { CacheBatch as _orchagent_v1_CacheBatch, CacheBatch__Output as _orchagent_v1_CacheBatch__Output } from './orchagent/v1/CacheBatch.ts';
 import type { CacheItem as _orchagent_v1_CacheItem, CacheItem__Output as _orchagent_v1_CacheItem__Output } from './orchagent/v1/CacheItem.ts';
 import type { CachingClient as _orchagent_v1_CachingClient, CachingDefinition as _orchagent_v1_CachingDefinition } from './orchagent/v1/Caching.ts';
+import type { Drift as _orchagent_v1_Drift, Drift__Output as _orchagent_v1_Drift__Output } from './orchagent/v1/Drift.ts';
+import type { DriftingManager as _orchagent_v1_DriftingManager, DriftingManager__Output as _orchagent_v1_DriftingManager__Output } from './orchagent/v1/DriftingManager.ts';
 import type { GetResumeVersionsRequest as _orchagent_v1_GetResumeVersionsRequest, GetResumeVersionsRequest__Output as _orchagent_v1_GetResumeVersionsRequest__Output } from './orchagent/v1/GetResumeVersionsRequest.ts';
 import type { GetResumeVersionsResponse as _orchagent_v1_GetResumeVersionsResponse, GetResumeVersionsResponse__Output as _orchagent_v1_GetResumeVersionsResponse__Output } from './orchagent/v1/GetResumeVersionsResponse.ts';
 import type { GroupVersionKind as _orchagent_v1_GroupVersionKind, GroupVersionKind__Output as _orchagent_v1_GroupVersionKind__Output } from './orchagent/v1/GroupVersionKind.ts';
@@ -37,6 +39,8 @@ export interface ProtoGrpcType {
       CacheBatch: MessageTypeDefinition<_orchagent_v1_CacheBatch, _orchagent_v1_CacheBatch__Output>
       CacheItem: MessageTypeDefinition<_orchagent_v1_CacheItem, _orchagent_v1_CacheItem__Output>
       Caching: SubtypeConstructor<typeof grpc.Client, _orchagent_v1_CachingClient> & { service: _orchagent_v1_CachingDefinition }
+      Drift: MessageTypeDefinition<_orchagent_v1_Drift, _orchagent_v1_Drift__Output>
+      DriftingManager: MessageTypeDefinition<_orchagent_v1_DriftingManager, _orchagent_v1_DriftingManager__Output>
       GetResumeVersionsRequest: MessageTypeDefinition<_orchagent_v1_GetResumeVersionsRequest, _orchagent_v1_GetResumeVersionsRequest__Output>
       GetResumeVersionsResponse: MessageTypeDefinition<_orchagent_v1_GetResumeVersionsResponse, _orchagent_v1_GetResumeVersionsResponse__Output>
       GroupVersionKind: MessageTypeDefinition<_orchagent_v1_GroupVersionKind, _orchagent_v1_GroupVersionKind__Output>

@@ -53,6 +53,7 @@ function deps(options: {
               resourceVersion: '7',
               body: options.cached,
               updatedAt: new Date('2026-11-28T17:00:00Z'),
+              drift: null,
             },
       kinds: async () =>
         options.watched === false

@@ -1,6 +1,7 @@
 // Original file: proto/orchagent/v1/caching.proto
 
 import type { GroupVersionKind as _orchagent_v1_GroupVersionKind, GroupVersionKind__Output as _orchagent_v1_GroupVersionKind__Output } from '../../orchagent/v1/GroupVersionKind.ts';
+import type { Drift as _orchagent_v1_Drift, Drift__Output as _orchagent_v1_Drift__Output } from '../../orchagent/v1/Drift.ts';
 
 // Original file: proto/orchagent/v1/caching.proto
 
@@ -38,6 +39,12 @@ export interface ResourceEvent {
    * Set on objects sent between SnapshotBegin and SnapshotEnd with the same id.
    */
   'snapshotId'?: (string);
+  /**
+   * Set on an object cloudctl deployed (it carries the annotation deploy.vendor.io/content-hash) whose
+   * content other field managers changed after the agent last wrote it: what its managedFields, cut
+   * from `object`, say of them. Absent otherwise.
+   */
+  'drift'?: (_orchagent_v1_Drift | null);
 }
 
 export interface ResourceEvent__Output {
@@ -55,4 +62,10 @@ export interface ResourceEvent__Output {
    * Set on objects sent between SnapshotBegin and SnapshotEnd with the same id.
    */
   'snapshotId': (string);
+  /**
+   * Set on an object cloudctl deployed (it carries the annotation deploy.vendor.io/content-hash) whose
+   * content other field managers changed after the agent last wrote it: what its managedFields, cut
+   * from `object`, say of them. Absent otherwise.
+   */
+  'drift': (_orchagent_v1_Drift__Output | null);
 }
