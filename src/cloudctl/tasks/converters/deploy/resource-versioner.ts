@@ -6,13 +6,14 @@
 // the non-metadata content each version deployed, written on it at deploy (clouddriver compares the
 // last-applied annotation, which server-side apply does not write and which a Secret must not carry).
 import { createHash } from 'node:crypto';
+import { CONTENT_HASH_ANNOTATION } from '../../../../contract/index.ts';
 import { isRecord } from '../../../../lib/is-record.ts';
 import type { ManifestObject } from './spinnaker-metadata.ts';
 
 export const VERSIONED_ANNOTATION = 'strategy.spinnaker.io/versioned';
 export const MAX_VERSION_HISTORY_ANNOTATION = 'strategy.spinnaker.io/max-version-history';
-/** The hash of what a version deployed, outside its metadata. */
-export const CONTENT_HASH_ANNOTATION = 'deploy.vendor.io/content-hash';
+/** The hash of what a version deployed, outside its metadata (the agent's drift check reads it too). */
+export { CONTENT_HASH_ANNOTATION };
 
 const VERSIONED_BY_DEFAULT = new Set(['ReplicaSet', 'ConfigMap', 'Secret', 'Pod']);
 
