@@ -1,14 +1,18 @@
 // The deployments feature's factory: the runner that carries deployments through their steps (with
-// webhooks sent from cloudctl or from an agent holding the account), and the deployment routes.
-// Stopping stops every run where it is; an unfinished deployment carries on at the next start.
+// webhooks sent from cloudctl or from an agent holding the account, and each approval and awaited
+// webhook showing the plan of the step after it), and the deployment routes; it registers with the
+// plans feature what applying a deployment's plan means. Stopping stops every run where it is; an
+// unfinished deployment carries on at the next start.
 import type { Logger } from 'pino';
 import type { SecretEngine } from '../../secrets/index.ts';
 import type { AccountGuard } from '../accounts/index.ts';
 import type { Feature } from '../feature.ts';
 import type { Route } from '../http/index.ts';
 import type { OperationDispatcher, OperationStore } from '../operations/index.ts';
+import type { Planner } from '../plans/index.ts';
 import { type LeaseStore, REPLICA_BEAT_MS, REPLICA_LEASE_MS } from '../replicas/index.ts';
 import type { AgentRegistry } from '../sessions/index.ts';
+import { deploymentApplier, deploymentPlanner } from './deployment-plans.ts';
 import { deploymentRoutes } from './http/deployment-routes.ts';
 import { DeploymentRunner, type DeploymentStore, webhookSender } from './run/index.ts';
 import { directWebhookTransport } from './webhook/direct-webhook-transport.ts';
@@ -29,6 +33,8 @@ export interface DeploymentsFeatureDeps {
   replicaId: string | undefined;
   /** cloudctl's secret engines (its config's `secrets.store`), for headers of webhooks sent directly. */
   secretEngines: ReadonlyArray<SecretEngine>;
+  /** The plans feature: gates' and files' plans are made and applied through it. */
+  plans: { planner: Pick<Planner, 'plan' | 'registerApplier'> };
 }
 
 export interface DeploymentsFeature extends Feature {
@@ -50,12 +56,14 @@ export function deploymentsFeature(deps: DeploymentsFeatureDeps): DeploymentsFea
       logger,
     }),
     callbackBase: () => `${deps.externalUrl()}/deployments/callbacks`,
+    planner: deploymentPlanner(deps.plans.planner, deps.externalUrl),
     leases: stores.leases.leases('deployment', deps.replicaId ?? 'cloudctl', REPLICA_LEASE_MS),
     sweepMs: REPLICA_BEAT_MS,
     reconnectGraceMs: deps.reconnectGraceMs,
     logger,
     now,
   });
+  deps.plans.planner.registerApplier('deployment', deploymentApplier({ runner, store: stores.deployments }));
   return {
     name: 'deployments',
     phase: 'services',

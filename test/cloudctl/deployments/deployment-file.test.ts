@@ -305,7 +305,7 @@ webhooks:
       `${file}:28:31: error: strategies.canary.canary.steps[4].setWeight.weight: expected at most 100, found number 120`,
       `${file}:31:7: error: strategies.bg.blueGreen.activeService: required, expected string`,
       `${file}:37:22: error: webhooks[0].agentIdentifier: agentIdentifier is used only with networkMode: remoteNetworkAgent`,
-      `${file}:39:16: error: webhooks[0].bodyTemplate.inline: {{vendor.callbakUri}} is not a vendor variable (applicationName, deploymentId, environmentName, replicaSetName, accountName, namespace, callbackUri); did you mean {{vendor.callbackUri}}?`,
+      `${file}:39:16: error: webhooks[0].bodyTemplate.inline: {{vendor.callbakUri}} is not a vendor variable (applicationName, deploymentId, environmentName, replicaSetName, accountName, namespace, callbackUri, planUri); did you mean {{vendor.callbackUri}}?`,
       `${file}:40:5: error: webhooks[1]: the job is never told where to call back: put {{vendor.callbackUri}}/callback in uriTemplate, a header or bodyTemplate.inline, or set disableCallback: true`,
     ]);
   });

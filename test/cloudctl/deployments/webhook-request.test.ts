@@ -53,7 +53,8 @@ webhooks:
         {"app": "{{vendor.applicationName}}", "deployment": "{{vendor.deploymentId}}",
          "environment": "{{vendor.environmentName}}", "replicaSet": "{{vendor.replicaSetName}}",
          "account": "{{vendor.accountName}}", "namespace": "{{vendor.namespace}}",
-         "callback": "{{vendor.callbackUri}}/callback", "suite": "{{context.suite}}"}
+         "callback": "{{vendor.callbackUri}}/callback", "plan": "{{vendor.planUri}}",
+         "suite": "{{context.suite}}"}
   - name: secrets
     method: GET
     uriTemplate: https://robot:hunter2@ci.example/status?access_token=plain-token-value&page=2
@@ -79,6 +80,7 @@ const VENDOR: Required<VendorValues> = {
   accountName: 'prod-cluster',
   namespace: 'potato',
   callbackUri: 'https://cloudctl.example/webhooks/cb-91e2',
+  planUri: 'https://cloudctl.example/plans/plan-4c1d',
 };
 
 function webhook(name: string): Webhook {
@@ -98,8 +100,8 @@ function renderError(run: () => unknown): DeploymentError {
 }
 
 describe('renderWebhookRequest', () => {
-  it('puts all seven vendor variables and the step context in the URI, headers and body', () => {
-    expect(VENDOR_VARIABLES).toHaveLength(7);
+  it('puts all eight vendor variables and the step context in the URI, headers and body', () => {
+    expect(VENDOR_VARIABLES).toHaveLength(8);
     const request = renderWebhookRequest(
       webhook('every-variable'),
       { host: 'ci.example', suite: 'smoke' },
@@ -117,7 +119,8 @@ describe('renderWebhookRequest', () => {
         '{"app": "potato-facts", "deployment": "dep-7f3a",',
         ' "environment": "prod", "replicaSet": "potato-facts-5d8c7b9f4",',
         ' "account": "prod-cluster", "namespace": "potato",',
-        ' "callback": "https://cloudctl.example/webhooks/cb-91e2/callback", "suite": "smoke"}',
+        ' "callback": "https://cloudctl.example/webhooks/cb-91e2/callback", "plan": "https://cloudctl.example/plans/plan-4c1d",',
+        ' "suite": "smoke"}',
       ].join('\n'),
     });
     expect(JSON.parse(request.body ?? '')).toMatchObject({ replicaSet: VENDOR.replicaSetName });

@@ -8,6 +8,9 @@ export const VENDOR_VARIABLES = [
   'accountName',
   'namespace',
   'callbackUri',
+  // Not in the spec's table: the plan of the step after a webhook gate (GET /plans/{id}, absolute),
+  // empty when the gate has none (docs/deployment-files.md).
+  'planUri',
 ] as const;
 
 export type VendorVariable = (typeof VENDOR_VARIABLES)[number];

@@ -113,6 +113,14 @@ export async function decideApproval(
   const [first] = waiting;
   if (first === undefined) throw new HttpError('CONFLICT', `deployment ${id} waits for no approval`);
   await requireMayDecide(deps.guard, user, first, word);
+  const plan = first.step.plan;
+  // Approving applies the plan shown: one past its expiry is not what the page shows any more. The
+  // run makes a new one at once (approval-step.ts); the approver looks again.
+  if (verdict && plan !== undefined && new Date(plan.expiresAt).getTime() <= deps.now().getTime())
+    throw new HttpError(
+      'CONFLICT',
+      `plan ${plan.id} of ${first.step.label} expired at ${plan.expiresAt}; cloudctl is making a new one: look at it (GET /deployments/${id}) and approve again`,
+    );
   const gateId = first.step.gateId ?? '';
   const decided = await deps.store.decide(
     gateId,

@@ -1,14 +1,14 @@
 // The deployment service over HTTP: submit a deployment file (manifests inline), follow it, approve or
 // reject the pause it waits at, roll it back; and the callback webhook jobs post their verdict to.
 // A submission is checked whole before anything is stored: the file (every problem, located), the
-// accounts (WRITE on each target's), and what blue/green needs among the manifests.
+// accounts (WRITE on each target's), and what blue/green needs among the manifests. A file can also
+// be planned first (POST /deployments/plans): the same checks, READ on the accounts, nothing started.
 import { z } from 'zod';
-import { formatIssue } from '../../../lib/config-issue.ts';
-import { isRecord } from '../../../lib/is-record.ts';
 import type { AccountGuard } from '../../accounts/index.ts';
-import { defineRoute, errorAnswers, HttpError, Reply, type Route } from '../../http/index.ts';
+import { AGENT_ANSWERS, defineRoute, errorAnswers, HttpError, Reply, type Route } from '../../http/index.ts';
+import { planRecordSchema } from '../../plans/index.ts';
 import { parseDeploymentFile } from '../deployment-file/load-deployment-file.ts';
-import { callbackGateId, type DeploymentRunner, type DeploymentStore } from '../run/index.ts';
+import { callbackGateId, type DeploymentRunner, type DeploymentStore, StepFailure } from '../run/index.ts';
 import {
   decideApproval,
   readableDeployment,
@@ -21,6 +21,7 @@ import {
   deploymentView,
   deploymentViewSchema,
 } from './deployment-view.ts';
+import { checkedDeploymentFile, requireNotRunning } from './submission-checks.ts';
 
 const TAG = 'deployments';
 
@@ -95,50 +96,44 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps): Route[] {
       },
       handler: async ({ body, user }) => {
         const fileName = body.fileName ?? 'request body';
-        const loaded = await parseDeploymentFile(body.file, { file: fileName, baseDir: undefined });
-        if (!loaded.ok)
-          throw new HttpError(
-            'REQUEST_INVALID',
-            `file: the deployment file has ${loaded.issues.length} problem(s):\n${loaded.issues.map(formatIssue).join('\n')}`,
-          );
+        const loaded = checkedDeploymentFile(
+          await parseDeploymentFile(body.file, { file: fileName, baseDir: undefined }),
+        );
         const file = loaded.deployment;
         for (const target of Object.values(file.targets))
           await deps.guard.require(user, target.account, 'WRITE');
-        for (const [name, target] of Object.entries(file.targets)) {
-          const strategy = file.strategies[target.strategy];
-          if (strategy === undefined || !('blueGreen' in strategy)) continue;
-          const objects = loaded.manifests.filter((m) => m.targets.includes(name)).flatMap((m) => m.objects);
-          const services = objects
-            .filter((o) => o.kind === 'Service')
-            .map((o) => (isRecord(o.metadata) ? o.metadata.name : undefined));
-          const deployments = objects.filter((o) => o.kind === 'Deployment').length;
-          for (const service of [strategy.blueGreen.activeService, strategy.blueGreen.previewService]) {
-            if (service !== undefined && !services.includes(service))
-              throw new HttpError(
-                'REQUEST_INVALID',
-                `file: target ${name}: Service ${service} of its blue/green strategy is not among its manifests`,
-              );
-          }
-          if (deployments !== 1)
-            throw new HttpError(
-              'REQUEST_INVALID',
-              `file: target ${name}: a blue/green strategy switches one Deployment; its manifests have ${deployments}`,
-            );
-        }
-        // Two runs of one application on the same place would scale each other's versions.
-        const places = new Set(Object.values(file.targets).map((t) => `${t.account}/${t.namespace ?? ''}`));
-        const running = (await deps.store.unfinished()).find(
-          (d) =>
-            d.application === file.application &&
-            d.progress.targets.some((t) => places.has(`${t.account}/${t.namespace ?? ''}`)),
-        );
-        if (running !== undefined)
-          throw new HttpError(
-            'CONFLICT',
-            `deployment ${running.id} of ${file.application} still runs on the same account and namespace; wait for it, or reject its pause`,
-          );
+        await requireNotRunning(deps.store, file);
         const deployment = await deps.runner.submit({ loaded, text: body.file, fileName, user: user.name });
         return new Reply(202, deploymentView(deployment));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/deployments/plans',
+      summary:
+        "Plans a deployment file without starting it: each target's first deploy, its manifests as they would be applied, dry-run and diffed against the live objects; POST /plans/{id}/apply starts the deployment, guarded",
+      tag: TAG,
+      access: 'user',
+      schema: {
+        body: submissionSchema,
+        response: { 201: planRecordSchema, ...AGENT_ANSWERS },
+      },
+      handler: async ({ body, user }) => {
+        const fileName = body.fileName ?? 'request body';
+        const loaded = checkedDeploymentFile(
+          await parseDeploymentFile(body.file, { file: fileName, baseDir: undefined }),
+        );
+        // As POST /plans: READ plans; applying the plan needs WRITE on every account (POST /plans/{id}/apply).
+        for (const target of Object.values(loaded.deployment.targets))
+          await deps.guard.require(user, target.account, 'READ');
+        try {
+          const plan = await deps.runner.planFile({ loaded, text: body.file, fileName, user: user.name });
+          return new Reply(201, plan.record);
+        } catch (error) {
+          // A failed look at the cluster (the agent away or failing) is the agent's answer, not ours.
+          if (error instanceof StepFailure) throw new HttpError('AGENT_FAILED', error.message);
+          throw error;
+        }
       },
     }),
     defineRoute({

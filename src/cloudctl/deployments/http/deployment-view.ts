@@ -1,5 +1,6 @@
 // A deployment as the API shows it: each target with its state, workloads and steps, and the log.
-// What only the runner needs (operation ids, gate ids) stays out.
+// What only the runner needs (operation ids, gate ids, a planned step's guard) stays out; a gate's
+// plan shows as its id and path, for clients to GET (the plans feature checks who may).
 import { z } from 'zod';
 import {
   DEPLOYMENT_STATUSES,
@@ -21,6 +22,16 @@ const stepViewSchema = z.object({
   until: z.string().optional().describe('end of a timed pause, or the deadline of an approval or a callback'),
   message: z.string().optional(),
   mdMessage: z.string().optional().describe("the webhook job's message from its callback"),
+  planId: z
+    .string()
+    .optional()
+    .describe('of an approval or a webhook awaiting its callback: the plan of the next step that writes'),
+  planUri: z.string().optional().describe('/plans/{planId}: the plan, its diff against the live objects'),
+  plannedStep: z.string().optional().describe('the key of the step the plan is of'),
+  planExpiresAt: z
+    .string()
+    .optional()
+    .describe('when the plan expires (an approval waiting then gets a new one)'),
 });
 
 const workloadViewSchema = z.object({
@@ -114,6 +125,14 @@ export function deploymentView(d: StoredDeployment): DeploymentView {
         until: s.until,
         message: s.message,
         mdMessage: s.mdMessage,
+        ...(s.plan === undefined
+          ? {}
+          : {
+              planId: s.plan.id,
+              planUri: `/plans/${encodeURIComponent(s.plan.id)}`,
+              plannedStep: s.plan.stepKey,
+              planExpiresAt: s.plan.expiresAt,
+            }),
       })),
     })),
     log: d.progress.log,

@@ -3,6 +3,7 @@
 // runner reads it back after a restart and carries each target on from its step; nothing a wait needs
 // lives only in memory.
 import { z } from 'zod';
+import { expectedVersionSchema } from '../../../contract/index.ts';
 import { STEP_STATUSES, TARGET_STATUSES } from './deployment-state.ts';
 
 export const STEP_KINDS = [
@@ -44,6 +45,23 @@ export const stepStateSchema = z.object({
   message: z.string().optional(),
   /** The webhook job's own words (the callback's `mdMessage`). */
   mdMessage: z.string().optional(),
+  /**
+   * Of an approval or a webhook awaiting its callback: the plan of the next step that writes to the
+   * cluster (`stepKey`), made when the gate opened (an approval's is made again when it expires).
+   */
+  plan: z.object({ id: z.string(), stepKey: z.string(), expiresAt: z.string() }).optional(),
+  /**
+   * Of a step a gate planned: what its writes are held to. `digest` covers the calls as planned (the
+   * step refuses to send others); `expect[i]` are the versions the plan saw of the objects of its
+   * i-th call, sent with it so the agent writes nothing if one moved.
+   */
+  guard: z
+    .object({
+      planId: z.string(),
+      digest: z.string(),
+      expect: z.array(z.array(expectedVersionSchema)),
+    })
+    .optional(),
 });
 export type StepState = z.infer<typeof stepStateSchema>;
 

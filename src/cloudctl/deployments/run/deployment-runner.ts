@@ -18,11 +18,14 @@ import { CloudctlError } from '../../errors.ts';
 import type { OperationDispatcher, OperationOutcome } from '../../operations/index.ts';
 import { LeaseSweeper, type Leases } from '../../replicas/index.ts';
 import { type LoadedDeployment, parseDeploymentFile } from '../deployment-file/load-deployment-file.ts';
-import type { DeploymentProgress, TargetState } from './deployment-progress.ts';
+import type { DeploymentPlan, DeploymentPlanner } from './deployment-planner.ts';
+import type { DeploymentProgress, StepState, TargetState } from './deployment-progress.ts';
 import { checkTargetMove, deploymentStatus, isRollbackable, isTargetActive } from './deployment-state.ts';
 import type { DeploymentStore, Gate, StoredDeployment } from './deployment-store.ts';
-import { layOutSteps } from './step-layout.ts';
-import { StepFailure, TargetRun } from './target-run.ts';
+import { planFirstDeploys } from './file-plan.ts';
+import { layOutTargets } from './step-layout.ts';
+import { StepContext } from './steps/index.ts';
+import { StepFailure, TargetRun, type TargetRunDeps } from './target-run.ts';
 import type { WebhookSender } from './webhook-sender.ts';
 
 /** The log of a deployment keeps its last entries only, so a long-waiting one stays a small row. */
@@ -36,6 +39,8 @@ export interface DeploymentRunnerDeps {
   webhooks: WebhookSender;
   /** Where jobs call back: `<base>/<secret>` is a run's `{{vendor.callbackUri}}`. */
   callbackBase(): string;
+  /** Plans what an approval or a webhook gate opens onto; without it gates show no plan. */
+  planner?: DeploymentPlanner;
   leases: Leases;
   /** How often leases are renewed and expired ones looked for. */
   sweepMs: number;
@@ -56,6 +61,10 @@ export interface Submission {
   text: string;
   fileName: string;
   user: string;
+  /** The id a plan of the file was made for (its versioned names carry it); a new one otherwise. */
+  id?: string;
+  /** Per target, the plan its deploy step is held to (an applied plan of the file). */
+  guards?: Readonly<Record<string, StepState['guard']>>;
 }
 
 export class RollbackRefused extends CodedError<'ROLLBACK_REFUSED'> {
@@ -91,19 +100,13 @@ export class DeploymentRunner {
     const { loaded, user } = submission;
     const file = loaded.deployment;
     const now = this.#deps.now();
-    const id = (this.#deps.newId ?? randomUUID)();
-    const targets: TargetState[] = Object.entries(file.targets).map(([name, target]) => {
-      const strategy = file.strategies[target.strategy];
-      return {
-        name,
-        account: target.account,
-        ...(target.namespace === undefined ? {} : { namespace: target.namespace }),
-        strategy: strategy !== undefined && 'blueGreen' in strategy ? 'blueGreen' : 'canary',
-        status: 'PENDING',
-        rollbackOperationIds: [],
-        steps: layOutSteps(file, name),
-      };
-    });
+    const id = submission.id ?? (this.#deps.newId ?? randomUUID)();
+    const targets = layOutTargets(file);
+    for (const target of targets) {
+      const guard = submission.guards?.[target.name];
+      const deploy = target.steps.find((s) => s.kind === 'deploy');
+      if (guard !== undefined && deploy !== undefined) deploy.guard = guard;
+    }
     const deployment: StoredDeployment = {
       id,
       application: file.application,
@@ -283,29 +286,19 @@ export class DeploymentRunner {
   ): Promise<void> {
     const logger = this.#deps.logger.child({ deploymentId: deployment.id, target: target.name });
     const run = new TargetRun({
-      deploymentId: deployment.id,
-      application: deployment.application,
-      file,
-      manifests: targetManifests(loaded, target.name),
-      target,
+      ...this.#targetDeps(deployment, file, loaded, target),
       save,
       log: (message) => {
         deployment.progress.log.push({ at: this.#deps.now().toISOString(), target: target.name, message });
         logger.info(message);
       },
-      now: this.#deps.now,
-      signal: this.#stop.signal,
       operation: (ids, index, account, type, payload) =>
         this.#operation(save, ids, index, account, type, payload),
-      read: (account, type, payload) => this.#read(account, type, payload),
       gates: {
         open: (id, stepKey, kind) =>
           this.#deps.store.openGate({ id, deploymentId: deployment.id, stepKey, kind }, this.#deps.now()),
         wait: (id, until, signal) => this.#waitGate(id, until, signal),
       },
-      webhooks: this.#deps.webhooks,
-      callbackUri: (secret) => `${this.#deps.callbackBase()}/${secret}`,
-      readyPollMs: this.#deps.readyPollMs ?? 1000,
     });
     try {
       await run.run();
@@ -322,6 +315,61 @@ export class DeploymentRunner {
       }
       await save();
     }
+  }
+
+  /** What a target's run reads and knows; its writes, saves and gates are the caller's. */
+  #targetDeps(
+    deployment: Pick<StoredDeployment, 'id' | 'application' | 'createdBy'>,
+    file: LoadedDeployment['deployment'],
+    loaded: LoadedDeployment,
+    target: TargetState,
+  ): Omit<TargetRunDeps, 'save' | 'log' | 'operation' | 'gates'> {
+    return {
+      deploymentId: deployment.id,
+      application: deployment.application,
+      createdBy: deployment.createdBy,
+      file,
+      manifests: targetManifests(loaded, target.name),
+      target,
+      now: this.#deps.now,
+      signal: this.#stop.signal,
+      read: (account, type, payload) => this.#read(account, type, payload),
+      webhooks: this.#deps.webhooks,
+      callbackUri: (secret) => `${this.#deps.callbackBase()}/${secret}`,
+      planner: this.#deps.planner,
+      readyPollMs: this.#deps.readyPollMs ?? 1000,
+    };
+  }
+
+  /**
+   * Plans the first deploy of each target of a file without starting anything (file-plan.ts), for a
+   * deployment id chosen now: the one the deployment gets when the plan is applied.
+   */
+  async planFile(submission: Omit<Submission, 'id' | 'guards'>): Promise<DeploymentPlan> {
+    const { planner } = this.#deps;
+    if (planner === undefined) throw new StepFailure('this cloudctl makes no plans', false);
+    const { loaded, user } = submission;
+    const deployment = {
+      id: (this.#deps.newId ?? randomUUID)(),
+      application: loaded.deployment.application,
+      createdBy: user,
+    };
+    const refuse = (): never => {
+      throw new StepFailure('planning writes nothing and waits for nothing', false);
+    };
+    return planFirstDeploys({
+      ...submission,
+      deploymentId: deployment.id,
+      planner,
+      contextOf: (target) =>
+        new StepContext({
+          ...this.#targetDeps(deployment, loaded.deployment, loaded, target),
+          save: async () => {},
+          log: () => {},
+          operation: refuse,
+          gates: { open: refuse, wait: refuse },
+        }),
+    });
   }
 
   /** Sends an operation whose id is kept in `ids[index]`, or awaits the one sent before a restart. */

@@ -5,7 +5,7 @@
 import type { DeploymentFile } from '../deployment-file/deployment-file-schema.ts';
 import type { PauseStep } from '../deployment-file/pause-step.ts';
 import type { RunWebhookStep } from '../deployment-file/run-webhook-step.ts';
-import type { StepState } from './deployment-progress.ts';
+import type { StepState, TargetState } from './deployment-progress.ts';
 
 /** The lists of the file a step can come from. */
 const STEP_SOURCES = [
@@ -102,6 +102,22 @@ export function layOutSteps(file: DeploymentFile, targetName: string): StepState
   for (const [i, s] of target.constraints.afterDeployment.entries())
     steps.push(gateStep(targetName, 'afterDeployment', i, s, 'afterDeployment'));
   return steps;
+}
+
+/** Every target of the file, PENDING, its steps laid out. */
+export function layOutTargets(file: DeploymentFile): TargetState[] {
+  return Object.entries(file.targets).map(([name, target]) => {
+    const strategy = file.strategies[target.strategy];
+    return {
+      name,
+      account: target.account,
+      ...(target.namespace === undefined ? {} : { namespace: target.namespace }),
+      strategy: strategy !== undefined && 'blueGreen' in strategy ? 'blueGreen' : 'canary',
+      status: 'PENDING',
+      rollbackOperationIds: [],
+      steps: layOutSteps(file, name),
+    };
+  });
 }
 
 /** Which list of the file a laid-out step came from (read back from its key). */

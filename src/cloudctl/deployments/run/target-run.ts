@@ -6,7 +6,15 @@
 import { durationMs } from '../deployment-file/duration.ts';
 import type { StepState, TargetState } from './deployment-progress.ts';
 import { checkTargetMove, type StepStatus, type TargetStatus } from './deployment-state.ts';
-import { STEPS, StepContext, StepFailure, type TargetRunDeps } from './steps/index.ts';
+import {
+  checkPlanned,
+  STEPS,
+  StepContext,
+  StepFailure,
+  scaleCall,
+  selectCall,
+  type TargetRunDeps,
+} from './steps/index.ts';
 
 export { callbackGateId, StepFailure, type TargetRunDeps } from './steps/index.ts';
 
@@ -124,6 +132,7 @@ export class TargetRun {
     }
     let message: string | undefined;
     try {
+      await checkPlanned(step, this.#run);
       message = await STEPS[step.kind](step, this.#run);
     } catch (error) {
       if (waits.aborted && !this.#deps.signal.aborted && step.status === 'RUNNING') {
@@ -156,20 +165,19 @@ export class TargetRun {
     );
     let index = 0;
     for (const w of target.workloads ?? []) {
-      for (const old of w.previous) await this.#run.scale(ids, index++, w.namespace, old.name, old.replicas);
+      for (const old of w.previous)
+        await this.#run.send(ids, index++, scaleCall(w.namespace, old.name, old.replicas));
       const live = w.previous[0];
       if (live !== undefined) {
         await this.#run.waitReady(w, live.name, live.replicas, deadline, false);
         if ('blueGreen' in strategy)
-          await this.#run.selectService(
+          await this.#run.send(
             ids,
             index++,
-            strategy.blueGreen.activeService,
-            w.namespace,
-            live.version,
+            selectCall(strategy.blueGreen.activeService, w.namespace, live.version),
           );
       }
-      await this.#run.scale(ids, index++, w.namespace, w.replicaSet, 0);
+      await this.#run.send(ids, index++, scaleCall(w.namespace, w.replicaSet, 0));
     }
     this.#deps.log(`rolled back: ${(target.workloads ?? []).map((w) => `${w.replicaSet} at 0`).join(', ')}`);
   }

@@ -4,6 +4,7 @@
 // in the read model, as Spinnaker's versioned ReplicaSets). Blue/green keeps the active Service on
 // the live version.
 import type { ManifestObject } from '../../deployment-file/manifest-documents.ts';
+import type { WriteCall } from '../deployment-planner.ts';
 import type { Workload } from '../deployment-progress.ts';
 import {
   MONIKER_SEQUENCE,
@@ -14,7 +15,7 @@ import {
   withSequence,
 } from '../versioned-manifests.ts';
 import { record, type StepContext, StepFailure } from './step-context.ts';
-import type { StepKind } from './step-kind.ts';
+import type { StepKind, WritesOf } from './step-kind.ts';
 
 /** The workload's ReplicaSets in the cluster: every version, live or scaled down. */
 async function listedVersions(run: StepContext, workload: { name: string; namespace: string }) {
@@ -58,28 +59,24 @@ async function previousVersions(
   };
 }
 
-/** The workloads rolled out, with their previous versions; read once, then stored. */
+/** The workloads rolled out, with their previous versions: as stored, or read now (and not stored). */
 async function workloadsOf(
   run: StepContext,
   versioned: ReturnType<typeof versionedManifests>,
 ): Promise<Workload[]> {
-  const { target } = run;
-  if (target.workloads === undefined) {
-    const workloads: Workload[] = [];
-    for (const w of versioned.workloads) {
-      workloads.push({
-        name: w.name,
-        namespace: w.namespace,
-        replicaSet: w.replicaSet,
-        version: w.version,
-        desired: w.desired,
-        ...(await previousVersions(run, w)),
-      });
-    }
-    target.workloads = workloads;
-    await run.deps.save();
+  if (run.target.workloads !== undefined) return run.target.workloads;
+  const workloads: Workload[] = [];
+  for (const w of versioned.workloads) {
+    workloads.push({
+      name: w.name,
+      namespace: w.namespace,
+      replicaSet: w.replicaSet,
+      version: w.version,
+      desired: w.desired,
+      ...(await previousVersions(run, w)),
+    });
   }
-  return target.workloads;
+  return workloads;
 }
 
 /** Until the switch the active Service keeps selecting the version live before the run. */
@@ -112,7 +109,18 @@ function skipStrategy(run: StepContext, reason: string): void {
   }
 }
 
-export const deployStep: StepKind = async (step, run) => {
+/** What the deploy sends, and what the rest of the step needs to know about it. */
+interface Rollout {
+  workloads: Workload[];
+  /** No version of any workload lives yet. */
+  first: boolean;
+  /** The new version starts at its full size (a first version, or blue/green). */
+  full: boolean;
+  call: WriteCall;
+  objects: number;
+}
+
+async function rollout(run: StepContext): Promise<Rollout> {
   const strategy = run.strategy();
   const versioned = versionedManifests(run.deps.manifests, run.versionContext());
   const workloads = await workloadsOf(run, versioned);
@@ -130,18 +138,45 @@ export const deployStep: StepKind = async (step, run) => {
     };
     return withSequence(sized, state?.sequence);
   });
-  await run.deps.operation(step.operationIds, 0, run.target.account, 'deploy', {
-    manifests: [...others, ...replicaSets],
-  });
+  const manifests = [...others, ...replicaSets];
+  return {
+    workloads,
+    first,
+    full,
+    call: { type: 'deploy', payload: { manifests } },
+    objects: manifests.length,
+  };
+}
+
+export const deployStep: StepKind = async (step, run) => {
+  const { workloads, first, full, call, objects } = await rollout(run);
+  if (run.target.workloads === undefined) {
+    // Stored before the apply: a rollback after a restart must know what to restore.
+    run.target.workloads = workloads;
+    await run.deps.save();
+  }
+  await run.write(step, 0, call);
   const deadline = await run.readyDeadline(step);
   for (const w of workloads) await run.waitReady(w, w.replicaSet, full ? w.desired : 0, deadline, false);
   if (workloads.length === 0) {
     skipStrategy(run, 'no Deployment among the manifests: nothing to roll out by steps');
-    return `applied ${replicaSets.length + others.length} objects`;
+    return `applied ${objects} objects`;
   }
   if (first) {
     skipStrategy(run, 'first version of the workload: rolled out in full, nothing to compare with');
     return `first version: ${workloads.map((w) => `${w.replicaSet} at ${w.desired}`).join(', ')}`;
   }
   return `${workloads.map((w) => `${w.replicaSet} at ${full ? w.desired : 0}`).join(', ')}`;
+};
+
+/** The one apply of the target's manifests, its versions sized as the step would size them. */
+export const deployWrites: WritesOf = async (_step, run) => {
+  const { workloads, full, call } = await rollout(run);
+  return {
+    calls: [call],
+    unknown: workloads.map(
+      (w) =>
+        `whether ${w.replicaSet}'s pods get ready (${full ? w.desired : 0} wanted) before deploymentConfig.timeout`,
+    ),
+  };
 };

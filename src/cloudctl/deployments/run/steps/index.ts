@@ -10,7 +10,9 @@ import type { StepKind } from './step-kind.ts';
 import { switchTrafficStep } from './switch-traffic-step.ts';
 import { webhookStep } from './webhook-step.ts';
 
-export { StepContext, StepFailure, type TargetRunDeps } from './step-context.ts';
+export { deployWrites } from './deploy-step.ts';
+export { callsDigest, checkPlanned } from './gate-plan.ts';
+export { StepContext, StepFailure, scaleCall, selectCall, type TargetRunDeps } from './step-context.ts';
 export type { StepKind } from './step-kind.ts';
 export { callbackGateId } from './webhook-step.ts';
 

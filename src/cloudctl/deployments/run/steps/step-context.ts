@@ -2,12 +2,18 @@
 // waits, and the moves, gates, readiness checks and agent operations several kinds (and the
 // rollback) use. One per target run; a step kind is a function of a step and this context.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { OperationPayload, OperationResult, OperationType } from '../../../../contract/index.ts';
+import type {
+  ExpectedVersion,
+  OperationPayload,
+  OperationResult,
+  OperationType,
+} from '../../../../contract/index.ts';
 import { CodedError } from '../../../../lib/coded-error.ts';
 import { isRecord } from '../../../../lib/is-record.ts';
 import type { DeploymentFile } from '../../deployment-file/deployment-file-schema.ts';
 import { durationMs } from '../../deployment-file/duration.ts';
 import type { ManifestObject } from '../../deployment-file/manifest-documents.ts';
+import type { DeploymentPlanner, WriteCall } from '../deployment-planner.ts';
 import type { StepState, TargetState } from '../deployment-progress.ts';
 import { checkStepMove, type StepStatus } from '../deployment-state.ts';
 import type { Gate, GateKind } from '../deployment-store.ts';
@@ -27,6 +33,8 @@ export class StepFailure extends CodedError<'STEP_FAILED'> {
 export interface TargetRunDeps {
   deploymentId: string;
   application: string;
+  /** Who submitted the deployment: the plans of its gates are made for them. */
+  createdBy: string;
   file: DeploymentFile;
   /** The target's objects from `manifests[]`. */
   manifests: readonly ManifestObject[];
@@ -58,6 +66,8 @@ export interface TargetRunDeps {
   webhooks: WebhookSender;
   /** The callback URI of a webhook run, from its secret. */
   callbackUri(secret: string): string;
+  /** Plans what a gate opens onto; absent where cloudctl runs without plans (gates then plan nothing). */
+  planner?: DeploymentPlanner | undefined;
   /** How often readiness is checked. */
   readyPollMs: number;
 }
@@ -159,29 +169,52 @@ export class StepContext {
     }
   }
 
-  async scale(
-    ids: string[],
-    index: number,
-    namespace: string,
-    name: string,
-    replicas: number,
-  ): Promise<void> {
-    await this.deps.operation(ids, index, this.target.account, 'scale', {
-      kind: 'ReplicaSet',
-      namespace,
-      name,
-      replicas,
-    });
+  /**
+   * Sends the step's `index`-th write. Under a plan (a gate planned the step) it carries the versions
+   * the plan saw of its objects, so the agent writes nothing if one moved since (PRECONDITION_FAILED).
+   */
+  async write(step: StepState, index: number, call: WriteCall): Promise<void> {
+    await this.#send(step.operationIds, index, call, step.guard?.expect[index]);
   }
 
-  async selectService(ids: string[], index: number, service: string, namespace: string, version: string) {
-    await this.deps.operation(ids, index, this.target.account, 'patch', {
+  /** A rollback's write: it belongs to no step and no plan, so it is never guarded. */
+  async send(ids: string[], index: number, call: WriteCall): Promise<void> {
+    await this.#send(ids, index, call, undefined);
+  }
+
+  async #send(ids: string[], index: number, call: WriteCall, expect: ExpectedVersion[] | undefined) {
+    const account = this.target.account;
+    const guarded = expect === undefined ? {} : { expect };
+    switch (call.type) {
+      case 'deploy':
+        await this.deps.operation(ids, index, account, 'deploy', { ...call.payload, ...guarded });
+        return;
+      case 'scale':
+        await this.deps.operation(ids, index, account, 'scale', { ...call.payload, ...guarded });
+        return;
+      case 'patch':
+        await this.deps.operation(ids, index, account, 'patch', { ...call.payload, ...guarded });
+        return;
+    }
+  }
+}
+
+/** The write that scales a version to `replicas`. */
+export function scaleCall(namespace: string, name: string, replicas: number): WriteCall {
+  return { type: 'scale', payload: { kind: 'ReplicaSet', namespace, name, replicas } };
+}
+
+/** The write that makes a Service select one version. */
+export function selectCall(service: string, namespace: string, version: string): WriteCall {
+  return {
+    type: 'patch',
+    payload: {
       apiVersion: 'v1',
       kind: 'Service',
       namespace,
       name: service,
       patchType: 'merge',
       patch: { spec: { selector: { 'deploy.vendor.io/version': version } } },
-    });
-  }
+    },
+  };
 }

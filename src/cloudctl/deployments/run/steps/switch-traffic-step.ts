@@ -1,18 +1,27 @@
 // switchTraffic: blue/green's active Service selects the new version.
-import { StepFailure } from './step-context.ts';
-import type { StepKind } from './step-kind.ts';
+import type { WriteCall } from '../deployment-planner.ts';
+import { type StepContext, StepFailure, selectCall } from './step-context.ts';
+import type { StepKind, WritesOf } from './step-kind.ts';
 
-export const switchTrafficStep: StepKind = async (step, run) => {
+function switchCall(run: StepContext): { call: WriteCall; message: string } {
   const strategy = run.strategy();
   if (!('blueGreen' in strategy)) throw new StepFailure('switchTraffic belongs to blue/green', false);
   const workload = run.target.workloads?.[0];
   if (workload === undefined) throw new StepFailure('no workload to switch to', false);
-  await run.selectService(
-    step.operationIds,
-    0,
-    strategy.blueGreen.activeService,
-    workload.namespace,
-    workload.version,
-  );
-  return `${strategy.blueGreen.activeService} selects ${workload.replicaSet}`;
+  const service = strategy.blueGreen.activeService;
+  return {
+    call: selectCall(service, workload.namespace, workload.version),
+    message: `${service} selects ${workload.replicaSet}`,
+  };
+}
+
+export const switchTrafficStep: StepKind = async (step, run) => {
+  const { call, message } = switchCall(run);
+  await run.write(step, 0, call);
+  return message;
 };
+
+export const switchTrafficWrites: WritesOf = async (_step, run) => ({
+  calls: [switchCall(run).call],
+  unknown: [],
+});

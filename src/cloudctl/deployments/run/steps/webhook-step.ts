@@ -1,6 +1,7 @@
 // webhook: sends the file's webhook (from cloudctl or through an agent), then waits for the job's
 // callback, whose gate is named by the SHA-256 of a secret sent only in the callback URI. A failure
-// inside the strategy rolls the target back.
+// inside the strategy rolls the target back. A webhook that waits for its callback carries the plan
+// of the next step that writes (`{{vendor.planUri}}`); a success lets that step apply it, guarded.
 import { createHash, randomBytes } from 'node:crypto';
 import { isRecord } from '../../../../lib/is-record.ts';
 import { DeploymentError } from '../../deployment-errors.ts';
@@ -10,6 +11,7 @@ import type { Webhook } from '../../deployment-file/webhook.ts';
 import { renderWebhookRequest } from '../../webhook/render-webhook-request.ts';
 import type { StepState } from '../deployment-progress.ts';
 import { namespaceOf } from '../versioned-manifests.ts';
+import { planNextWrite } from './gate-plan.ts';
 import { type StepContext, StepFailure } from './step-context.ts';
 import type { StepKind } from './step-kind.ts';
 
@@ -18,7 +20,12 @@ export function callbackGateId(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-function vendorValues(run: StepContext, webhook: Webhook, callbackUri: string): VendorValues {
+function vendorValues(
+  run: StepContext,
+  webhook: Webhook,
+  callbackUri: string,
+  planId: string | undefined,
+): VendorValues {
   const { target } = run;
   const workload = target.workloads?.[0];
   const first = run.deps.manifests.find((m) => isRecord(m.metadata));
@@ -33,6 +40,8 @@ function vendorValues(run: StepContext, webhook: Webhook, callbackUri: string): 
       workload?.namespace ??
       (first === undefined ? 'default' : namespaceOf(first, run.versionContext())),
     callbackUri,
+    // Empty, not missing, without a plan: one template serves gates with and without a next write.
+    planUri: planId === undefined || run.deps.planner === undefined ? '' : run.deps.planner.uri(planId),
   };
 }
 
@@ -51,12 +60,17 @@ async function send(
   step.gateId = callbackGateId(secret);
   await deps.gates.open(step.gateId, step.key, 'callback');
   await deps.save();
+  // Only a webhook whose verdict gates the run shows a plan: the job may read it before it answers.
+  // The plan lasts as long as the job may take, so its URI stays good for the whole wait.
+  const planId = webhook.disableCallback
+    ? undefined
+    : await planNextWrite(step, run, durationMs(webhook.timeout));
   let status: number;
   try {
     const request = renderWebhookRequest(
       webhook,
       context,
-      vendorValues(run, webhook, deps.callbackUri(secret)),
+      vendorValues(run, webhook, deps.callbackUri(secret), planId),
     );
     ({ status } = await deps.webhooks.send(request, {
       retryCount: webhook.retryCount,
