@@ -156,7 +156,7 @@ export async function startControlPlane(
   const tasks = tasksFeature(served);
   const plans = plansFeature({ ...served, tasks, settings: config.plans });
   const external = externalAddress(config.http);
-  const deployments = deploymentsFeature({ ...served, externalUrl: external.url, secretEngines });
+  const deployments = deploymentsFeature({ ...served, plans, externalUrl: external.url, secretEngines });
   const { heartbeatSeconds, helloTimeoutSeconds } = config.grpc;
   const sessionDeps = { heartbeatSeconds, helloTimeoutSeconds, sessionListener: placement, store: stores };
   const features = [
