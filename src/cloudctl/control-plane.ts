@@ -175,7 +175,7 @@ export async function startControlPlane(
     readModelFeature({ stores, guard, operations }),
     credentialsFeature({ store: stores, directory, now, changed: credentialsChanged(placement) }),
     oauthFeature({ store: stores.oauth, now, config, externalUrl: external.url }),
-    statusPageFeature({ ...served, store: stores, placement, deploymentRunner: deployments.runner, oidc }),
+    statusPageFeature({ ...served, store: stores, placement, deployments, plans, oidc }),
     inapplicableFeature(),
     watchFeature({ ...base, guard, settings: config.watch, replicas: membership }),
   ];

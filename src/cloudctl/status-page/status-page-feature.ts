@@ -5,12 +5,17 @@ import type { Route } from '../http/index.ts';
 import { statusPageRoutes } from './status-page-routes.ts';
 import type { StatusPageDeps } from './status-sources.ts';
 
-export type StatusPageFeatureDeps = StatusPageDeps;
+/** What the page takes, with the deployments and plans features given whole: it uses one part of each. */
+export type StatusPageFeatureDeps = Omit<StatusPageDeps, 'deploymentRunner' | 'plans'> & {
+  deployments: { runner: StatusPageDeps['deploymentRunner'] };
+  plans: { checked: StatusPageDeps['plans'] };
+};
 
 export interface StatusPageFeature extends Feature {
   routes: Route[];
 }
 
-export function statusPageFeature(deps: StatusPageFeatureDeps): StatusPageFeature {
-  return { name: 'status-page', phase: 'services', routes: statusPageRoutes(deps) };
+export function statusPageFeature({ deployments, plans, ...deps }: StatusPageFeatureDeps): StatusPageFeature {
+  const routes = statusPageRoutes({ ...deps, deploymentRunner: deployments.runner, plans: plans.checked });
+  return { name: 'status-page', phase: 'services', routes };
 }

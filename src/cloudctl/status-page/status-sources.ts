@@ -1,7 +1,8 @@
 // What the status page reads, each through its owning feature's service: account records through
 // the dynamic accounts API (the records GET /vendor/accounts answers, filtered by READ), the cache's
 // counts, the live registry and the agents' durable record, tasks and operations, deployments and
-// the decisions on them (the same functions the deployment routes call). Built once.
+// the decisions on them (the same functions the deployment routes call), plans and their apply (the
+// plans feature's, as its routes run them). Built once.
 import type { AccountGuard } from '../accounts/index.ts';
 import type { OidcProvider } from '../auth/index.ts';
 import type { CacheStore } from '../caching/index.ts';
@@ -13,6 +14,7 @@ import {
   type DynamicAccountsDeps,
 } from '../dynamic-accounts/index.ts';
 import type { OperationStore } from '../operations/index.ts';
+import type { CheckedPlans } from '../plans/index.ts';
 import type { ReadModel } from '../read-model/index.ts';
 import type { AgentRegistry, AgentStore, SessionFinder } from '../sessions/index.ts';
 import type { TaskStore } from '../tasks/index.ts';
@@ -38,6 +40,8 @@ export interface StatusPageDeps {
   /** This replica's live sessions: heartbeats are known only where the session is. */
   registry: Pick<AgentRegistry, 'list'>;
   sessions: SessionFinder;
+  /** Plans read and applied as the user, access checked as GET /plans/{id} and its apply check it. */
+  plans: CheckedPlans;
   placement: DynamicAccountsDeps['placement'];
   now: () => Date;
   /** The OpenID Connect provider, when `auth.oidc` is configured: sign-in there if it has `statusPage`. */

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planRecordSchema } from '../../../src/cloudctl/plans/plan-record.ts';
+import { planRecordSchema } from '../../../src/cloudctl/plans/index.ts';
 import { planCounts, planDiff } from '../../../src/cloudctl/status-page/views/plan-diff.ts';
 import { screenshot, startBrowser, type TestBrowser } from './browser.ts';
 

@@ -8,6 +8,7 @@ import { applicationView } from './application-view.ts';
 import { applicationsView } from './applications-view.ts';
 import { deploymentView } from './deployment-view.ts';
 import { deploymentsView } from './deployments-view.ts';
+import { planView } from './plan-view.ts';
 import { taskView } from './task-view.ts';
 import { tasksView } from './tasks-view.ts';
 
@@ -21,4 +22,5 @@ export const VIEWS: readonly StatusView[] = [
   taskView,
   deploymentsView,
   deploymentView,
+  planView,
 ];

@@ -3,12 +3,7 @@
 // symbol), the field-level diff as a table of paths with before → after, the API server's refusal
 // with its own message, the permissions the agent's identity lacks, and what cannot be known before
 // it runs. Everything reads without colour: the colours only repeat words and symbols.
-import type {
-  PlanChange,
-  PlannedObjectRecord,
-  PlannedOperation,
-  PlanRecord,
-} from '../../plans/plan-record.ts';
+import type { PlanChange, PlannedObjectRecord, PlannedOperation, PlanRecord } from '../../plans/index.ts';
 import { type HtmlValue, html, type SafeHtml } from '../safe-html.ts';
 
 type Action = PlannedObjectRecord['action'];

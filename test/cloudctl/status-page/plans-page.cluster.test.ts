@@ -1,0 +1,263 @@
+// The plan view of the status page in a real browser (Debian's headless Chromium) against an
+// in-process cloudctl, a real agent and the shared real cluster. A Deployment is deployed through
+// POST /ops, a plan of an image change is made through POST /plans, and the page shows it as the API
+// answers it: the image path with before → after, nothing applied yet. A reader sees no Apply and
+// has their forged form refused; someone who may not read the account gets the refusal page. Applying
+// from the page starts the task and the page shows it; a second apply, and an apply after the object
+// was edited, answer pages that say in words why nothing was done, and nothing is written.
+// STATUS_PAGE_SCREENSHOTS=docs/images refreshes the screenshots docs/plans.md shows.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type RunningAgent, startAgent } from '../../agent/watch/watch-fixture.ts';
+import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
+import { taskDone } from '../../support/task-wait.ts';
+import { startTestControlPlane, type TestControlPlane, USERS } from '../harness.ts';
+import { type ApiClient, apiClient } from '../http-client.ts';
+import { screenshot, signIn, startBrowser, type TestBrowser } from './browser.ts';
+
+const NS = 'plans-page';
+const ACCOUNT = 'plans-page';
+const IMAGE_PATH = 'spec.template.spec.containers[0].image';
+
+let cp: TestControlPlane;
+let agent: RunningAgent;
+let cluster: ClusterClient;
+let browser: TestBrowser;
+/** olaf: READ and WRITE on the account. */
+let ops: ApiClient;
+/** Signed in as olaf through the sign-in form. */
+let page: Page;
+
+const eventually = (check: () => Promise<void>, timeout = 30_000) =>
+  vi.waitFor(check, { timeout, interval: 200 });
+
+function deployment(name: string, image: string) {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: NS },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'web', image }] },
+      },
+    },
+  };
+}
+
+const deployOperation = (manifest: unknown) => [
+  { deployManifest: { account: ACCOUNT, moniker: { app: 'web' }, manifests: [manifest] } },
+];
+
+async function deploy(manifest: unknown): Promise<void> {
+  const started = await ops.post('/ops', deployOperation(manifest));
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  expect((await taskDone(ops, started.body.id, 60_000)).status.failed).toBe(false);
+}
+
+interface Plan {
+  id: string;
+  state: string;
+  createdBy: string;
+  applied?: { id: string; resourceUri: string };
+  operations: Array<{
+    objects: Array<{
+      kind: string;
+      name: string;
+      diff: Array<{ path: string; before?: unknown; after?: unknown }>;
+    }>;
+  }>;
+}
+
+async function plan(manifest: unknown): Promise<Plan> {
+  const answer = await ops.post('/plans', deployOperation(manifest));
+  expect([200, 201], JSON.stringify(answer.body)).toContain(answer.status);
+  return answer.body;
+}
+
+async function liveImage(name: string): Promise<{ image: string; resourceVersion: string }> {
+  const answer = await cluster.request('GET', `/apis/apps/v1/namespaces/${NS}/deployments/${name}`);
+  const body = answer.json as {
+    metadata: { resourceVersion: string };
+    spec: { template: { spec: { containers: Array<{ image: string }> } } };
+  };
+  return {
+    image: body.spec.template.spec.containers[0]?.image ?? '',
+    resourceVersion: body.metadata.resourceVersion,
+  };
+}
+
+/** A form posted as a browser on this host would post it (Origin: cloudctl), not through the page. */
+async function forge(path: string, token: string) {
+  const answer = await fetch(`${cp.url}${path}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      origin: cp.url,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: '',
+    redirect: 'manual',
+  });
+  return { status: answer.status, text: await answer.text() };
+}
+
+/** A page of another user, who sends a bearer header instead of signing in. */
+async function pageAs(token: string, path: string): Promise<{ page: Page; status: number | undefined }> {
+  const other = await browser.context.newPage();
+  await other.setExtraHTTPHeaders({ authorization: `Bearer ${token}` });
+  const answer = await other.goto(`${cp.url}${path}`);
+  return { page: other, status: answer?.status() };
+}
+
+const words = (text: string | null) => text?.replace(/\s+/g, ' ').trim();
+
+let first: Plan;
+
+beforeAll(async () => {
+  cp = await startTestControlPlane();
+  ops = apiClient(cp.url, USERS.ops.token);
+  cluster = sharedClusterClient();
+  await cluster.request('POST', '/api/v1/namespaces', {
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
+  });
+  agent = await startAgent(cp, {
+    orchestrator: {
+      accounts: [
+        {
+          name: ACCOUNT,
+          orchConfigFile: sharedCluster().kubeconfigPath,
+          namespaces: [NS],
+          kinds: ['deployment', 'replicaSet'],
+          // dana reads; olaf reads and changes; nina (guests) may not even read.
+          permissions: { READ: ['dev', 'ops'], WRITE: ['ops'] },
+        },
+      ],
+    },
+  });
+  await deploy(deployment('web', 'registry.example/web:1'));
+  await deploy(deployment('api', 'registry.example/api:1'));
+  browser = await startBrowser();
+  page = await browser.context.newPage();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await agent?.stop();
+  await cp?.close();
+  await cluster?.request('DELETE', `/api/v1/namespaces/${NS}`);
+  await cluster?.close();
+});
+
+describe('the plan view of the status page', () => {
+  it('shows the plan as GET /plans/{id} answers it: the image path, before → after, nothing applied', async () => {
+    const before = await liveImage('web');
+    first = await plan(deployment('web', 'registry.example/web:2'));
+    const api = (await ops.get(`/plans/${first.id}`)).body as Plan;
+    const change = api.operations[0]?.objects[0]?.diff.find((c) => c.path === IMAGE_PATH);
+    expect(change).toEqual({
+      path: IMAGE_PATH,
+      before: 'registry.example/web:1',
+      after: 'registry.example/web:2',
+    });
+
+    await signIn(page, cp.url, USERS.ops.token, `/status/plans/${first.id}`);
+    expect(await page.locator('[data-plan-state]').getAttribute('data-plan-state')).toBe('planned');
+    const object = page.locator(`[data-object="Deployment ${NS}/web"]`);
+    expect(await object.getAttribute('data-action')).toBe('update');
+    const row = object.locator(`tr[data-path="${IMAGE_PATH}"]`);
+    expect((await row.locator('td').allTextContents()).map((t) => t.trim())).toEqual([
+      IMAGE_PATH,
+      '~ changed',
+      'registry.example/web:1',
+      '→',
+      'registry.example/web:2',
+    ]);
+    expect(words(await page.locator('[data-says]').textContent())).toMatch(
+      /^Applying runs exactly these 1 operation \(1 object: 1 to update\) on plans-page as a task/,
+    );
+    // Planning wrote nothing.
+    expect(await liveImage('web')).toEqual(before);
+    await screenshot(page, 'plan');
+  });
+
+  it('offers no Apply to a reader and refuses their form; hides the plan from who may not read the account', async () => {
+    const path = `/status/plans/${first.id}`;
+    const dana = await pageAs(USERS.dev.token, path);
+    expect(dana.status).toBe(200);
+    expect(await dana.page.locator('main form').count()).toBe(0);
+    expect(words(await dana.page.locator('[data-may-not-apply]').textContent())).toBe(
+      `You may not apply it: that needs WRITE on account ${ACCOUNT}.`,
+    );
+    await dana.page.close();
+    const forged = await forge(`${path}/apply`, USERS.dev.token);
+    expect(forged.status).toBe(403);
+    expect((await ops.get(`/plans/${first.id}`)).body.state).toBe('planned');
+
+    const nina = await pageAs(USERS.nobody.token, path);
+    expect(nina.status).toBe(403);
+    expect((await apiClient(cp.url, USERS.nobody.token).get(`/plans/${first.id}`)).status).toBe(403);
+    await nina.page.close();
+  });
+
+  it('applies from the page: the task it started is shown, live, and the image is deployed', async () => {
+    await Promise.all([page.waitForEvent('load'), page.click('button[data-action="apply"]')]);
+    expect(page.url()).toBe(`${cp.url}/status/plans/${first.id}`);
+    const api = (await ops.get(`/plans/${first.id}`)).body as Plan;
+    expect(api.state).toBe('applied');
+    const task = api.applied?.id ?? '';
+    expect(await page.locator('[data-plan-state]').getAttribute('data-plan-state')).toBe('applied');
+    expect(await page.locator(`[data-applied="${task}"] a`).getAttribute('href')).toBe(
+      `/status/tasks/${task}`,
+    );
+    await page.locator(`[data-applied="${task}"] [data-outcome="succeeded"]`).waitFor({ timeout: 60_000 });
+    expect((await taskDone(ops, task)).status.failed).toBe(false);
+    expect((await liveImage('web')).image).toBe('registry.example/web:2');
+    expect(await page.locator('button[data-action="apply"]').count()).toBe(0);
+    await screenshot(page, 'plan-applied');
+  });
+
+  it('says in words why a second apply did nothing: the plan was applied, by which task', async () => {
+    const again = await forge(`/status/plans/${first.id}/apply`, USERS.ops.token);
+    expect(again.status).toBe(409);
+    const answer = await browser.context.newPage();
+    await answer.setContent(again.text);
+    expect(await answer.locator('h1').textContent()).toBe('Not done: it conflicts with how things are now');
+    const api = (await ops.get(`/plans/${first.id}`)).body as Plan;
+    expect(await answer.locator('[role=alert]').textContent()).toContain(api.applied?.id ?? 'no task');
+    expect(await answer.locator('a[data-back]').getAttribute('href')).toBe(`/status/plans/${first.id}`);
+    await answer.close();
+  });
+
+  it('refuses to apply a plan whose object was edited since, naming it, and writes nothing', async () => {
+    const plannedVersion = (await liveImage('api')).resourceVersion;
+    const second = await plan(deployment('api', 'registry.example/api:2'));
+    await page.goto(`${cp.url}/status/plans/${second.id}`);
+    // kubectl edit, as the API server sees it: an update of the object by another field manager.
+    await cluster.request(
+      'PATCH',
+      `/apis/apps/v1/namespaces/${NS}/deployments/api?fieldManager=kubectl-edit`,
+      {
+        body: { metadata: { labels: { edited: 'by-hand' } } },
+        contentType: 'application/merge-patch+json',
+      },
+    );
+    const edited = await liveImage('api');
+    await Promise.all([page.waitForEvent('load'), page.click('button[data-action="apply"]')]);
+    expect(await page.locator('h1').textContent()).toBe('Not done: it conflicts with how things are now');
+    const message = await page.locator('[role=alert]').textContent();
+    expect(message).toContain('nothing was written');
+    expect(message).toContain(
+      `Deployment ${NS}/api: resourceVersion ${plannedVersion} when planned, ${edited.resourceVersion} now`,
+    );
+    await screenshot(page, 'plan-refused');
+    expect(await liveImage('api')).toEqual(edited);
+    expect((await ops.get(`/plans/${second.id}`)).body.state).toBe('planned');
+    await Promise.all([page.waitForURL(`${cp.url}/status/plans/${second.id}`), page.click('a[data-back]')]);
+    await eventually(async () => {
+      expect(await page.locator('button[data-action="apply"]').count()).toBe(1);
+    });
+  });
+});
