@@ -43,6 +43,12 @@ export const agentIntrospectionSchema = z
       .describe('when the agent last ended a relist or sent a bookmark for the account, ms since the epoch'),
     lastSyncDate: z.string().nullable().describe('lastSyncMs as ISO 8601'),
     eventsPerSecond: z.number().describe('resource events stored per second, averaged over the last minute'),
+    overrides: z
+      .enum(['cloudctl'])
+      .nullable()
+      .describe(
+        "a static account that cloudctl defines too: the agent's definition wins (rule 2) and this agent is its only writer; null otherwise",
+      ),
   })
   .describe('AgentIntrospection');
 export type AgentIntrospection = z.infer<typeof agentIntrospectionSchema>;
@@ -55,6 +61,8 @@ export interface IntrospectionSources {
       account?: string,
     ): Promise<{ account: string; agentId: string; caching: boolean; status: string; message: string }[]>;
   };
+  /** cloudctl's own account definitions: a static name among them is a conflict the agent wins. */
+  credentials: { list(): Promise<ReadonlyArray<{ name: string }>> };
   cache: CacheStore;
   sessions: Pick<SessionFinder, 'servingAgent'>;
   rate: IngestRate;
@@ -102,6 +110,7 @@ export async function cacheIntrospection(
   const kinds = await sources.cache.kinds(names);
   const lastSync = await sources.cache.lastSync(names);
   const zones = new Map((await sources.agents.agents()).map((agent) => [agent.id, agent.zoneId]));
+  const definedInCloudctl = new Set((await sources.credentials.list()).map((c) => c.name));
   const now = sources.now();
   const serving = new Map(
     await Promise.all(names.map(async (name) => [name, await sources.sessions.servingAgent(name)] as const)),
@@ -133,6 +142,10 @@ export async function cacheIntrospection(
         lastSyncMs: synced?.getTime() ?? null,
         lastSyncDate: synced?.toISOString() ?? null,
         eventsPerSecond: sources.rate.perSecond(account.account, now),
+        overrides:
+          account.source === 'static-agent-config' && definedInCloudctl.has(account.account)
+            ? 'cloudctl'
+            : null,
       };
     })
     .sort(

@@ -22,6 +22,7 @@ export interface CachingFeatureDeps extends Omit<CachingRpcDeps, 'store'> {
     kinds: KindResolver;
     agents: AgentStore;
     dynamicAccounts: IntrospectionSources['dynamicAccounts'];
+    credentials: IntrospectionSources['credentials'];
   };
   /** The operation dispatcher: refreshes are the agent's `get`. */
   dispatcher: OnDemandRefreshDeps['operations'] & { serves(account: string): Promise<boolean> };
@@ -63,6 +64,7 @@ export function cachingFeature(deps: CachingFeatureDeps): CachingFeature {
       introspection: {
         agents: stores.agents,
         dynamicAccounts: stores.dynamicAccounts,
+        credentials: stores.credentials,
         cache: stores.cache,
         sessions: deps.sessions,
         rate,

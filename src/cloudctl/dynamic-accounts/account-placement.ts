@@ -5,13 +5,17 @@
 // an activation or a delete through the API, a subscription scan, an account created on the fly.
 // Passes run one at a time, so two events never send the same account twice.
 //
-// An agent may hold an account when it takes dynamic accounts (hello's dynamic_accounts.enabled), has
-// no static account of that name (its own definition wins; the conflict is written in the account's
-// lastAssignmentMsg) and has not refused it in this session, and either
+// An agent may hold an account when it takes dynamic accounts (hello's dynamic_accounts.enabled), no
+// agent at all holds a static account of that name (rule 2: the agent's definition wins, so cloudctl's
+// goes to nobody while an agent defines the name; the conflict is written in the account's
+// lastAssignmentMsg) and it has not refused it in this session, and either
 //   - the account is registered and activated (not INACTIVE), pinned to the agent's zone or to none, or
 //   - the agent's subscription (variant B patterns) matches it and no registration holds it INACTIVE.
 // Activated accounts go out at once; subscribed ones at the agent's scans (registration, then every
 // scanFrequencySeconds) or, with the interceptor, as soon as POST /credentials creates them.
+// When an agent comes to define statically a name cloudctl had placed on other agents, those agents are
+// told to drop it, and if one of them cached it, what it cached is evicted and the static owner asked to
+// list the account again (caching off, then on): the cache then holds one writer's objects only.
 import type { Logger } from 'pino';
 import type { CredentialStore, StoredCredentials } from '../credentials/index.ts';
 import type {
@@ -38,6 +42,10 @@ export interface PlacementDeps {
   registry: AgentRegistry;
   store: {
     credentials: CredentialStore;
+    /** The agents' own (static) accounts: a name here is its agent's alone (rule 2). */
+    agents: { accounts(): Promise<ReadonlyArray<{ name: string; agentId: string }>> };
+    /** Evicts what is cached of accounts (a name whose writer changes to its static owner). */
+    cache: { forgetAccounts(accounts: readonly string[]): Promise<number> };
     /** Sessions held by live replicas: a holder on a session none holds is gone. */
     replicas: { liveSessionIds(): Promise<string[]> };
     dynamicAccounts: DynamicAccountStore;
@@ -110,6 +118,8 @@ export class AccountPlacement implements SessionListener {
   readonly #sent = new Map<string, string>();
   /** Cloudctl accounts a reconnecting agent listed that it may no longer hold, to drop once registered. */
   readonly #dropAtOpen = new Map<string, string[]>();
+  /** `${account}\n${agentId}`: rule 2 conflicts already reported in the log, once each per process. */
+  readonly #reported = new Set<string>();
   #closed = false;
 
   constructor(deps: PlacementDeps) {
@@ -135,7 +145,30 @@ export class AccountPlacement implements SessionListener {
     await this.serial(async () => {
       const live = await this.#deps.store.replicas.liveSessionIds();
       await this.#deps.store.dynamicAccounts.dropSessionsOtherThan(live);
+      // At start, a config-file account whose name an agent already defines is said at once.
+      this.#reportConflicts(await this.#deps.store.credentials.list(), await this.#staticOwners());
     });
+  }
+
+  /**
+   * Warns, once per name and agent, of each name both cloudctl and an agent's config define (rule
+   * 2): an operator who put it in cloudctl's config file or posted it learns it is not in force.
+   */
+  #reportConflicts(defined: readonly StoredCredentials[], staticOwners: ReadonlyMap<string, string>): void {
+    for (const credentials of defined) {
+      const owner = staticOwners.get(credentials.name);
+      const key = `${credentials.name}\n${owner}`;
+      if (owner === undefined || this.#reported.has(key)) continue;
+      this.#reported.add(key);
+      const where =
+        credentials.configFile === undefined
+          ? 'through the API'
+          : `in cloudctl's config file ${credentials.configFile}`;
+      this.#log.warn(
+        { account: credentials.name, agentId: owner, configFile: credentials.configFile },
+        `account ${credentials.name} is defined ${where} and in agent ${owner}'s config file: the agent's definition wins (rule 2), so cloudctl's is sent to no agent`,
+      );
+    }
   }
 
   close(): void {
@@ -201,12 +234,13 @@ export class AccountPlacement implements SessionListener {
       // An agent that reconnected without restarting still holds these; keep those it may hold.
       const { store, now } = this.#deps;
       const definitions = new Map((await store.credentials.list()).map((c) => [c.name, c]));
+      const staticOwners = await this.#staticOwners();
       const directives: CacheDirective[] = [];
       const drop: string[] = [];
       for (const account of listed) {
         const credentials = definitions.get(account.name);
         const registration = await store.dynamicAccounts.registration(account.name);
-        if (credentials === undefined || !this.#mayHold(session, credentials, registration)) {
+        if (credentials === undefined || !this.#mayHold(session, credentials, registration, staticOwners)) {
           drop.push(account.name);
           continue;
         }
@@ -332,12 +366,20 @@ export class AccountPlacement implements SessionListener {
     session: SessionView,
     credentials: StoredCredentials,
     registration: Registration | undefined,
+    staticOwners: ReadonlyMap<string, string>,
   ): boolean {
     if (!session.dynamicAccounts.enabled) return false;
-    if (this.#ownsStatic(session, credentials.name)) return false;
+    // Rule 2: while any agent defines the name in its own config, cloudctl's definition goes nowhere.
+    if (staticOwners.has(credentials.name) || this.#ownsStatic(session, credentials.name)) return false;
     if (this.#refused.has(`${session.sessionId}\n${credentials.name}`)) return false;
     if (registration !== undefined && !isActivated(registration.state)) return false;
     return this.#activatedFor(session, registration) || this.#subscribes(session, credentials);
+  }
+
+  /** Static account name → the agent whose config defines it, as recorded (every replica's agents). */
+  async #staticOwners(): Promise<Map<string, string>> {
+    const owned = await this.#deps.store.agents.accounts();
+    return new Map(owned.map((account) => [account.name, account.agentId]));
   }
 
   #ownsStatic(session: SessionView, account: string): boolean {
@@ -358,6 +400,7 @@ export class AccountPlacement implements SessionListener {
   async #place(trigger: Trigger): Promise<void> {
     if (this.#closed) return;
     const view = await this.#read();
+    this.#reportConflicts(view.defined, view.staticOwners);
     const outboxes = new Outboxes();
     const definedNames = new Set(view.defined.map((c) => c.name));
     // Accounts no longer defined in cloudctl: no agent keeps them, no registration stays.
@@ -373,9 +416,33 @@ export class AccountPlacement implements SessionListener {
     for (const credentials of view.defined) {
       const plan = this.#plan(credentials, view, trigger);
       const notes = await this.#write(credentials, plan, view.sessions, outboxes.of);
-      await this.#recordState(credentials, plan, view.sessions, notes);
+      const owner = view.staticOwners.get(credentials.name);
+      if (owner !== undefined && plan.released.some((h) => h.caching))
+        notes.push(await this.#handCacheTo(owner, credentials.name, view.sessions, outboxes.of));
+      await this.#recordState(credentials, plan, view, notes);
     }
     this.#send(outboxes);
+  }
+
+  /**
+   * A static owner took over a name another agent cached as cloudctl's account: what that agent
+   * cached is evicted (its namespaces, its cluster perhaps) and the owner lists the account afresh, so
+   * the cache holds the owner's objects only. The directives go after the released agent's
+   * delete_accounts in this pass (#send's order). An owner connected to another replica lists it at
+   * its next start there; until then the account's cache is empty rather than wrong.
+   */
+  async #handCacheTo(
+    owner: string,
+    account: string,
+    sessions: readonly AgentSession[],
+    outbox: (session: AgentSession) => Outbox,
+  ): Promise<string> {
+    const evicted = await this.#deps.store.cache.forgetAccounts([account]);
+    const session = sessions.find((s) => s.agentId === owner);
+    if (session !== undefined)
+      outbox(session).directives.push(directive(account, false), directive(account, true));
+    this.#log.info({ account, owner, evicted }, "cache handed to the account's static owner");
+    return `the cache of the other agents' copy was evicted (${evicted} objects) and agent ${owner} lists the account again`;
   }
 
   /** What a pass starts from: this replica's sessions, the definitions, registrations and holders. */
@@ -389,7 +456,8 @@ export class AccountPlacement implements SessionListener {
       holdersOf.set(holder.account, [...(holdersOf.get(holder.account) ?? []), holder]);
     }
     const elsewhere = (await this.#deps.sessionsElsewhere?.()) ?? new Set<string>();
-    return { sessions, defined, registrations, holdersOf, elsewhere };
+    const staticOwners = await this.#staticOwners();
+    return { sessions, defined, registrations, holdersOf, elsewhere, staticOwners };
   }
 
   /** Who should hold one account after this pass, and who caches it; nothing written yet. */
@@ -399,7 +467,9 @@ export class AccountPlacement implements SessionListener {
     const foreign = all.filter((h) => view.elsewhere.has(h.sessionId));
     const current = all.filter((h) => !view.elsewhere.has(h.sessionId));
     const eligible = view.sessions.filter(
-      (s) => this.#mayHold(s, credentials, registration) && !foreign.some((h) => h.agentId === s.agentId),
+      (s) =>
+        this.#mayHold(s, credentials, registration, view.staticOwners) &&
+        !foreign.some((h) => h.agentId === s.agentId),
     );
     const kept: Holder[] = [];
     const released: Holder[] = [];
@@ -482,25 +552,21 @@ export class AccountPlacement implements SessionListener {
   async #recordState(
     credentials: StoredCredentials,
     plan: AccountPlan,
-    sessions: readonly AgentSession[],
+    view: PlacementView,
     notes: string[],
   ): Promise<void> {
     const { registration } = plan;
     if (registration === undefined || !isActivated(registration.state)) return;
-    const conflicts = sessions.filter(
-      (s) =>
-        s.dynamicAccounts.enabled &&
-        this.#ownsStatic(s, credentials.name) &&
-        (registration.zoneId === null || registration.zoneId === s.zoneId),
-    );
-    for (const session of conflicts) {
-      notes.push(
-        `agent ${session.agentId} keeps its own static account ${credentials.name}: the agent's definition wins over cloudctl's`,
+    // Rule 2, whatever the zones: the owner serves the name with its own definition.
+    const owner = view.staticOwners.get(credentials.name);
+    if (owner !== undefined) {
+      notes.unshift(
+        `agent ${owner} keeps its own static account ${credentials.name}: the agent's definition wins over cloudctl's`,
       );
     }
-    const refused = sessions.some((s) => this.#refused.has(`${s.sessionId}\n${credentials.name}`));
+    const refused = view.sessions.some((s) => this.#refused.has(`${s.sessionId}\n${credentials.name}`));
     const holders = [...plan.kept, ...plan.added];
-    const state = this.#stateOf([...holders, ...plan.foreign], conflicts.length > 0 || refused);
+    const state = this.#stateOf([...holders, ...plan.foreign], owner !== undefined || refused);
     const message = notes.length > 0 ? notes.join('; ') : undefined;
     if (
       state !== registration.state ||

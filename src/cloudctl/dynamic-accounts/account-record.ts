@@ -10,6 +10,25 @@ const agentEntrySchema = z.object({
   caching: z.boolean().describe('true: the agent watches and caches it; false: operations only'),
 });
 
+/** A name both an agent's config file and cloudctl define, and which definition is in force. */
+export const definitionConflictSchema = z
+  .object({
+    winner: z.object({ source: z.literal('static-agent-config'), agentId: z.string() }),
+    overridden: z.object({ source: z.literal('cloudctl') }),
+    message: z.string(),
+  })
+  .describe('DefinitionConflict');
+export type DefinitionConflict = z.infer<typeof definitionConflictSchema>;
+
+/** The conflict of a name an agent defines statically, when cloudctl defines it too. */
+export function definitionConflict(account: string, agentId: string): DefinitionConflict {
+  return {
+    winner: { source: 'static-agent-config', agentId },
+    overridden: { source: 'cloudctl' },
+    message: `account ${account} is defined by agent ${agentId}'s config file and in cloudctl: the agent's definition wins, and cloudctl's is sent to no agent`,
+  };
+}
+
 export const accountRecordSchema = z
   .object({
     name: z.string(),
@@ -42,6 +61,11 @@ export const accountRecordSchema = z
       .string()
       .describe(
         `${ACCOUNT_STATES.join(', ')}; a static account is ACTIVE or FAILED as its agent reports, ORPHANED while its agent is away`,
+      ),
+    conflict: definitionConflictSchema
+      .nullable()
+      .describe(
+        "both an agent's config and cloudctl define the name: the agent's definition wins (rule 2) and cloudctl's is sent to no agent; null otherwise",
       ),
   })
   .describe('DynamicAccount');

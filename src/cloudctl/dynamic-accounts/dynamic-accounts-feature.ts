@@ -16,6 +16,8 @@ export interface DynamicAccountsFeatureDeps {
     credentials: CredentialStore;
     agents: AgentStore;
     dynamicAccounts: DynamicAccountStore;
+    /** Evicted when a static owner takes a name over from agents that cached cloudctl's copy. */
+    cache: { forgetAccounts(accounts: readonly string[]): Promise<number> };
     replicas: { liveSessionIds(): Promise<string[]> };
   };
   registry: AgentRegistry;

@@ -8,7 +8,7 @@ import type { CredentialStore, StoredCredentials } from '../credentials/index.ts
 import { HttpError } from '../http/index.ts';
 import type { AgentStore, SessionFinder } from '../sessions/index.ts';
 import type { AccountPlacement } from './account-placement.ts';
-import type { AccountRecord, MigrationEntry } from './account-record.ts';
+import { type AccountRecord, definitionConflict, type MigrationEntry } from './account-record.ts';
 import { ACTIVATABLE, type AccountState, transition } from './account-state.ts';
 import type { DynamicAccountStore, Holder, Registration } from './dynamic-account-store.ts';
 
@@ -211,6 +211,10 @@ export class DynamicAccountsApi {
         agents: stored === undefined || failed ? [] : [{ agentId: stored.agentId, caching: connected }],
         pendingAgents: [],
         state,
+        conflict:
+          credentials !== undefined && stored !== undefined
+            ? definitionConflict(account.name, stored.agentId)
+            : null,
       };
     }
     const config: Record<string, unknown> = { ...(credentials?.definition ?? { name: account.name }) };
@@ -222,6 +226,7 @@ export class DynamicAccountsApi {
       agents: entries('ACTIVE'),
       pendingAgents: entries('SENT'),
       state: registration?.state ?? derivedState(holders),
+      conflict: null,
     };
   }
 }

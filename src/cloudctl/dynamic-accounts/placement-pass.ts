@@ -39,6 +39,8 @@ export interface PlacementView {
   holdersOf: Map<string, Holder[]>;
   /** Sessions other live replicas hold: their holders are theirs to place and release. */
   elsewhere: ReadonlySet<string>;
+  /** Names agents define in their own config, with the agent: cloudctl's copy goes to nobody. */
+  staticOwners: ReadonlyMap<string, string>;
 }
 
 /** One account's placement in a pass, before anything is written. */

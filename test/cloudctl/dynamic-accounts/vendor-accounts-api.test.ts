@@ -44,6 +44,7 @@ describe('POST /vendor/accounts (register)', () => {
         pendingAgents: [],
         lastAssignmentMsg: null,
         state: 'INACTIVE',
+        conflict: null,
       },
     ]);
     expect(answer.body[0]).not.toHaveProperty('lastAssignmnentMsg');
