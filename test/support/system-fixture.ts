@@ -22,6 +22,8 @@ export interface SystemFixtureOptions {
   databaseUrl?: () => string;
   /** Runs once cloudctl serves, before the agent starts (cloudctl has migrated the schema). */
   beforeAgent?: () => Promise<void>;
+  /** More top-level sections of cloudctl's config, as YAML (e.g. `plans:`). */
+  config?: string;
 }
 
 export interface SystemFixture {
@@ -40,6 +42,7 @@ export function useSystem(options: SystemFixtureOptions): SystemFixture {
     system = await TestSystem.startCloudctl({
       dir,
       ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl() }),
+      ...(options.config === undefined ? {} : { config: options.config }),
       agent: { id: name, token: options.agentToken },
       users: options.users,
       account: {

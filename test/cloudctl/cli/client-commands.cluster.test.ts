@@ -5,7 +5,7 @@
 // later commands use; errors name their cause and exit 1, usage errors exit 2. `login --sso` signs in
 // at a real Ory Hydra (the provider of the sign-in tests), the test playing the browser. `get --watch`
 // and `deploy -f` follow the real GET /watch.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import {
   sharedCluster,
   sharedClusterClient,
 } from '../../cluster/index.ts';
+import { runCloudctl } from '../../support/cloudctl-run.ts';
 import { TestSystem } from '../../support/processes.ts';
 import { followRedirects, Hydra } from '../auth/hydra-provider.ts';
 import { startTestControlPlane } from '../harness.ts';
@@ -41,28 +42,8 @@ let hydra: Hydra;
 let cliClientId: string;
 const AUDIENCE = 'cloudctl-cli-e2e';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** The binary with only the environment given (plus PATH): no token or server leaks in from the runner. */
-function cloudctl(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), ...env } },
-      (error, stdout, stderr) =>
-        resolve({
-          code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1,
-          stdout,
-          stderr,
-        }),
-    );
-  });
-}
+const cloudctl = (args: string[], env: Record<string, string> = {}) => runCloudctl(args, { home, env });
 
 const asDev = () => ({ CLOUDCTL_URL: system.url, CLOUDCTL_TOKEN: TOKENS.dev });
 
