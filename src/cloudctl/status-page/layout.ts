@@ -57,6 +57,8 @@ export function viewPage(
   user: Principal,
   /** The page's GET /watch URL: it follows that feed instead of asking for its sections again. */
   watch?: string,
+  /** false: a form's answer (a secret shown once), which nothing asks for again. */
+  live = true,
 ): string {
   const links = nav.map(
     (item) =>
@@ -65,15 +67,15 @@ export function viewPage(
   const body = html`<header class="top">
 <span class="brand">cloudctl</span>
 <nav>${links}</nav>
-${watch === undefined ? html`<span id="live-state" class="live" aria-live="polite">live</span>` : html`<span id="live-state" class="live" aria-live="polite" data-feed="connecting">connecting…</span>`}
+${!live ? '' : watch === undefined ? html`<span id="live-state" class="live" aria-live="polite">live</span>` : html`<span id="live-state" class="live" aria-live="polite" data-feed="connecting">connecting…</span>`}
 <span class="user" title="signed in as">${user.name}</span>
 <form method="post" action="${STATUS_PATH}/logout"><button type="submit">Sign out</button></form>
 </header>
-<main ${watch === undefined ? html`data-refresh-ms="${REFRESH_MS}"` : html`data-watch="${watch}"`}>
+<main ${!live ? '' : watch === undefined ? html`data-refresh-ms="${REFRESH_MS}"` : html`data-watch="${watch}"`}>
 <h1>${title}</h1>
 ${sections.map(renderSection)}
 </main>`;
-  return document(title, body, watch === undefined ? 'status.js' : 'applications.js');
+  return document(title, body, !live ? undefined : watch === undefined ? 'status.js' : 'applications.js');
 }
 
 /** A safe place to return to after signing in: a status page path, never another site. */

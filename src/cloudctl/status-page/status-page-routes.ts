@@ -125,12 +125,14 @@ export function statusPageRoutes(deps: StatusPageDeps, views: readonly StatusVie
       schema: {
         ...(view.params === undefined ? {} : { params: view.params }),
         body: action.form,
-        response: { 303: redirectAnswer },
+        response: { 200: htmlAnswer, 303: redirectAnswer },
       },
       handler: async ({ params, body, user, headers, path }) => {
         requireSameOrigin(headers);
-        await action.run({ user, sources, now: deps.now() }, params, body);
-        return redirect(formPage(path));
+        const answer = await action.run({ user, sources, now: deps.now() }, params, body);
+        if (answer === undefined) return redirect(formPage(path));
+        const page = viewPage(answer.title, answer.sections, nav, formPage(path), user, undefined, false);
+        return new Reply(200, page, HTML_TYPE, PAGE_HEADERS);
       },
     });
 

@@ -31,16 +31,18 @@ export interface ViewContext {
  * A form a view offers, posted to `<the view's path>/<name>`: the route refuses a form from another
  * site, parses the fields with `form`, runs it as the signed-in user, and sends the browser back to
  * the view (303). `run` checks permissions itself, as the API would, and throws HttpError to refuse.
+ * A `run` that returns a page is answered with it instead (200, not live, never cached): for what
+ * can be shown once only, such as a new secret, which must not wait in a page the browser goes back to.
  */
 export interface ActionDefinition<P, F extends z.ZodType> {
   form: F;
-  run(context: ViewContext, params: P, form: z.output<F>): Promise<void>;
+  run(context: ViewContext, params: P, form: z.output<F>): Promise<RenderedView | undefined>;
 }
 
 /** An action with its types erased, to be listed beside others. */
 export interface ViewAction {
   form: z.ZodType;
-  run(context: ViewContext, params: unknown, form: unknown): Promise<void>;
+  run(context: ViewContext, params: unknown, form: unknown): Promise<RenderedView | undefined>;
 }
 
 /** `params` is the view's, for the types only. */
