@@ -7,6 +7,7 @@ import type { SecretEngine } from '../secrets/index.ts';
 import { type AccountAssignments, type AccountDirectory, accountsFeature } from './accounts/index.ts';
 import {
   AgentAuthenticator,
+  CredentialRevocations,
   configUsers,
   OidcProvider,
   oidcTokens,
@@ -24,11 +25,11 @@ import {
 import { databaseTarget } from './database-target.ts';
 import { deploymentsFeature } from './deployments/index.ts';
 import { type AccountPlacement, dynamicAccountsFeature } from './dynamic-accounts/index.ts';
-import { externalAddress } from './external-address.ts';
+import { type ExternalAddress, externalAddress } from './external-address.ts';
 import { routesOf, servicesOf, startFeatures, stopOnFailure } from './feature.ts';
 import { inapplicableFeature } from './inapplicable/index.ts';
 import { manifestsFeature } from './manifests/index.ts';
-import { type OAuthStore, oauthFeature, oauthTokens } from './oauth/index.ts';
+import { agentCredentials, type OAuthStore, oauthFeature, oauthTokens } from './oauth/index.ts';
 import { type CloudctlMetrics, observabilityFeature } from './observability/index.ts';
 import { type OperationDispatcher, operationsFeature } from './operations/index.ts';
 import { plansFeature } from './plans/index.ts';
@@ -106,6 +107,26 @@ function userAuthenticator(
   );
 }
 
+/**
+ * Who may connect as an agent: those of the config file, and those a credential made at runtime
+ * proves (POST /clients); and the OAuth feature that makes those credentials and, revoking or
+ * rotating one, ends the agent streams open with it.
+ */
+function agentsAndCredentials(
+  config: CloudctlConfig,
+  store: OAuthStore,
+  external: ExternalAddress,
+  logger: Logger,
+  now: () => Date,
+) {
+  const revocations = new CredentialRevocations();
+  const runtime = { source: agentCredentials(store, now), revocations };
+  return {
+    authenticator: new AgentAuthenticator(config.agents, logger, runtime),
+    oauth: oauthFeature({ store, now, config, externalUrl: external.url, revocations }),
+  };
+}
+
 /** The stores, the accounts of cloudctl's config file synced in before anything reads them. */
 async function openStoresWithConfigAccounts(
   target: DatabaseTarget,
@@ -137,7 +158,8 @@ export async function startControlPlane(
   const observability = observabilityFeature({ sessions: () => registry.list().length, ping: stores.ping });
   const { metrics } = observability;
   const membership = replicaMembership({ target, store: stores.replicas, registry, logger });
-  const authenticator = new AgentAuthenticator(config.agents, logger);
+  const external = externalAddress(config.http);
+  const { authenticator, oauth } = agentsAndCredentials(config, stores.oauth, external, logger, now);
   const oidc = config.auth.oidc === undefined ? undefined : new OidcProvider(config.auth.oidc, now);
   const { waitTimeoutMs } = config.operations;
   const base = { stores, registry, authenticator, metrics, logger, now, replicaId: membership?.id };
@@ -155,7 +177,6 @@ export async function startControlPlane(
   const caching = cachingFeature(served);
   const tasks = tasksFeature(served);
   const plans = plansFeature({ ...served, tasks, settings: config.plans });
-  const external = externalAddress(config.http);
   const deployments = deploymentsFeature({ ...served, plans, externalUrl: external.url, secretEngines });
   const { heartbeatSeconds, helloTimeoutSeconds } = config.grpc;
   const sessionDeps = { heartbeatSeconds, helloTimeoutSeconds, sessionListener: placement, store: stores };
@@ -174,7 +195,7 @@ export async function startControlPlane(
     manifestsFeature({ stores, guard, operations }),
     readModelFeature({ stores, guard, operations }),
     credentialsFeature({ store: stores, directory, now, changed: credentialsChanged(placement) }),
-    oauthFeature({ store: stores.oauth, now, config, externalUrl: external.url }),
+    oauth,
     statusPageFeature({ ...served, store: stores, placement, deployments, plans, oidc }),
     inapplicableFeature(),
     watchFeature({ ...base, guard, settings: config.watch, replicas: membership }),

@@ -19,7 +19,7 @@ import {
   dynamicAccountClusterMigration,
   dynamicAccountsMigration,
 } from './dynamic-accounts/index.ts';
-import { type OAuthTables, oauthMigration } from './oauth/index.ts';
+import { clientCredentialsMigration, type OAuthTables, oauthMigration } from './oauth/index.ts';
 import {
   createOperationTables,
   type OperationTables,
@@ -74,4 +74,5 @@ export const CLOUDCTL_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0016_dynamic_account_cluster': dynamicAccountClusterMigration,
   '0017_plans': plansMigration,
   '0018_resource_drift': resourceDriftMigration,
+  '0019_client_credentials': clientCredentialsMigration,
 };

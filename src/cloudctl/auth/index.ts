@@ -4,11 +4,19 @@
 export { type Access, type AccountPermissions, isRestricted, mayAccess } from './account-access.ts';
 export {
   AgentAuthenticator,
+  type Authentication,
   type CallCredentials,
+  CREDENTIAL_WITHDRAWN,
   hashToken,
   type RpcRefusal,
 } from './agent-authenticator.ts';
+export type {
+  AgentCredentialSource,
+  NotAnAgentCredential,
+  RuntimeAgentCredential,
+} from './agent-credential-source.ts';
 export { configUsers } from './config-users.ts';
+export { CredentialRevocations } from './credential-revocations.ts';
 export { type OidcDiscovery, OidcProvider, OidcProviderUnreachable } from './oidc-provider.ts';
 export { oidcTokens } from './oidc-tokens.ts';
 export type { Principal } from './principal.ts';

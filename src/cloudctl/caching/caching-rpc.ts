@@ -182,27 +182,34 @@ class PublishStream {
   }
 }
 
-function publish(call: PublishCall, deps: CachingRpcDeps, rate: IngestRate): void {
-  const auth = deps.authenticator.authenticate(call, PUBLISH);
+async function publish(call: PublishCall, deps: CachingRpcDeps, rate: IngestRate): Promise<void> {
+  const auth = await deps.authenticator.authenticate(call, PUBLISH);
   if (!auth.ok) {
     call.emit('error', auth.refusal);
     return;
   }
+  if (call.cancelled) return;
+  deps.authenticator.endOnRevocation(auth, call, PUBLISH);
   new PublishStream(call, deps, rate, auth.agentId).start();
 }
 
 /** The caching service; `rate` counts the events it stores, for the cache introspection. */
 export function cachingHandlers(deps: CachingRpcDeps, rate: IngestRate): CachingHandlers {
   return {
-    Publish: (call) => publish(call, deps, rate),
+    Publish: (call) => {
+      publish(call, deps, rate).catch((error: unknown) => {
+        deps.logger.error({ err: error, method: PUBLISH }, 'cannot authenticate a cache stream');
+        call.emit('error', { code: status.UNAVAILABLE, details: 'cannot authenticate the agent; try again' });
+      });
+    },
     GetResumeVersions: (call, callback) => {
-      const auth = deps.authenticator.authenticate(call, RESUME);
-      if (!auth.ok) {
-        callback(auth.refusal);
-        return;
-      }
-      const { agentId } = auth;
       void (async () => {
+        const auth = await deps.authenticator.authenticate(call, RESUME);
+        if (!auth.ok) {
+          callback(auth.refusal);
+          return;
+        }
+        const { agentId } = auth;
         const owned = await ownedAccounts(deps, agentId);
         const requested = call.request.accounts.length > 0 ? call.request.accounts : [...owned];
         const foreign = requested.filter((a) => !owned.has(a));
@@ -232,7 +239,7 @@ export function cachingHandlers(deps: CachingRpcDeps, rate: IngestRate): Caching
           })),
         });
       })().catch((error: unknown) => {
-        deps.logger.error({ err: error, agentId, method: RESUME }, 'cannot read resume versions');
+        deps.logger.error({ err: error, method: RESUME }, 'cannot read resume versions');
         callback({ code: status.UNAVAILABLE, details: 'cannot read resume versions; try again' });
       });
     },

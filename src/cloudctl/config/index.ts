@@ -12,7 +12,7 @@ export {
   parseConfig,
 } from './load-config.ts';
 export { type ResolvedConfig, resolveConfig } from './resolve-config.ts';
-export type { AgentEntry } from './schema/agents.ts';
+export { type AgentEntry, agentIdSchema } from './schema/agents.ts';
 export { type CloudctlConfig, cloudctlConfigSchema } from './schema/cloudctl-config.ts';
 export type { TlsSettings } from './schema/grpc.ts';
 export type { OidcSettings } from './schema/oidc.ts';

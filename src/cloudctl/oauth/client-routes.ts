@@ -1,53 +1,39 @@
-// The client-credentials API: administrators create clients (the secret is answered once), list
-// them without secrets, and revoke them. A revoked client's tokens stop working at once.
+// The first client-credentials API, /oauth/clients, kept for the scripts written against it and
+// deprecated in the API document for /clients: a client made here is a Deployments Full Access
+// credential with one role; the list shows every credential (of either type) with its first role.
+// Both are the same credentials as /clients manages, through the same service.
 import { z } from 'zod';
-import type { Principal } from '../auth/index.ts';
-import { defineRoute, errorBodySchema, HttpError, Reply, type Route } from '../http/index.ts';
-import { hashSecret, newClientId, newSecret } from './client-secret.ts';
+import { defineRoute, errorBodySchema, Reply, type Route } from '../http/index.ts';
+import type { ClientCredentials } from './client-credentials.ts';
 import { clientView, clientViewSchema, createdClientSchema, newClientSchema } from './client-views.ts';
-import type { OAuthStore } from './oauth-store.ts';
 
 const TAG = 'oauth-clients';
 
-export interface ClientRoutesDeps {
-  store: OAuthStore;
-  now: () => Date;
-}
-
-function requireAdmin(user: Principal): void {
-  if (!user.admin) throw new HttpError('FORBIDDEN', 'only an administrator manages OAuth clients');
-}
-
-export function clientRoutes(deps: ClientRoutesDeps): Route[] {
+export function clientRoutes(credentials: ClientCredentials): Route[] {
   return [
     defineRoute({
       method: 'POST',
       url: '/oauth/clients',
-      summary: 'Creates a client credential; the answer holds its secret, shown this once only',
+      summary:
+        'Deprecated (use POST /clients): creates a Deployments Full Access credential with one role; the answer holds its secret, shown this once only',
       tag: TAG,
+      deprecated: true,
       access: 'user',
       schema: { body: newClientSchema, response: { 201: createdClientSchema } },
       handler: async ({ body, user }) => {
-        requireAdmin(user);
-        const clientId = newClientId();
-        const secret = newSecret();
-        const createdAt = deps.now();
-        await deps.store.createClient({
-          clientId,
+        const created = await credentials.create(user, {
           name: body.name,
-          role: body.role,
-          secretHash: hashSecret(secret),
-          createdBy: user.name,
-          createdAt,
+          type: 'deployments',
+          roles: [body.role],
         });
         return new Reply(
           201,
           {
-            clientId,
-            clientSecret: secret,
-            name: body.name,
+            clientId: created.clientId,
+            clientSecret: created.clientSecret,
+            name: created.name,
             role: body.role,
-            created: createdAt.toISOString(),
+            created: created.created,
           },
           undefined,
           { 'cache-control': 'no-store' },
@@ -57,31 +43,26 @@ export function clientRoutes(deps: ClientRoutesDeps): Route[] {
     defineRoute({
       method: 'GET',
       url: '/oauth/clients',
-      summary: 'Every client credential, revoked ones included, without secrets',
+      summary:
+        'Deprecated (use GET /clients): every client credential, revoked ones included, without secrets',
       tag: TAG,
+      deprecated: true,
       access: 'user',
       schema: { response: { 200: z.array(clientViewSchema) } },
-      handler: async ({ user }) => {
-        requireAdmin(user);
-        return (await deps.store.listClients()).map(clientView);
-      },
+      handler: async ({ user }) => (await credentials.list(user)).map(clientView),
     }),
     defineRoute({
       method: 'DELETE',
       url: '/oauth/clients/:clientId',
-      summary: 'Revokes a client credential: no new tokens, and its tokens stop working',
+      summary: 'Deprecated (use DELETE /clients/{clientId}): revokes a client credential',
       tag: TAG,
+      deprecated: true,
       access: 'user',
       schema: {
         params: z.object({ clientId: z.string() }),
         response: { 200: clientViewSchema, 404: errorBodySchema.describe('No such client') },
       },
-      handler: async ({ params, user }) => {
-        requireAdmin(user);
-        const revoked = await deps.store.revokeClient(params.clientId, deps.now());
-        if (revoked === undefined) throw new HttpError('NOT_FOUND', `no OAuth client ${params.clientId}`);
-        return clientView(revoked);
-      },
+      handler: async ({ params, user }) => clientView(await credentials.revoke(user, params.clientId)),
     }),
   ];
 }

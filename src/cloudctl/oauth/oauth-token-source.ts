@@ -1,5 +1,7 @@
 // The access tokens of client-credentials clients as a source of the HTTP API's authenticator: a
-// token proves its client, which acts with the client's role like a user with that role.
+// Deployments Full Access client's token acts with the client's roles like a user with those roles.
+// A remote network agent's token is refused: such a credential is for an agent's gRPC connection,
+// and a leaked agent secret must not reach the deployment API.
 import type { TokenSource } from '../auth/index.ts';
 import { hashSecret } from './client-secret.ts';
 import type { OAuthStore } from './oauth-store.ts';
@@ -13,9 +15,12 @@ export function oauthTokens(store: OAuthStore, now: () => Date): TokenSource {
   return {
     identify: async (token) => {
       const owner = await store.tokenOwner(hashSecret(token), now());
-      return owner === undefined
-        ? undefined
-        : { name: clientPrincipalName(owner.clientId), roles: [owner.role] };
+      if (owner === undefined) return undefined;
+      if (owner.type === 'remoteNetworkAgent')
+        return {
+          refused: `the bearer token belongs to remote network agent credential ${owner.clientId}, which connects an agent and may not call the HTTP API`,
+        };
+      return { name: clientPrincipalName(owner.clientId), roles: owner.roles };
     },
   };
 }

@@ -49,14 +49,14 @@ function failure(request: OperationResult__Output): OperationFailure | null {
 export function operationResultsHandlers(deps: OperationResultsRpcDeps): OperationResultsHandlers {
   return {
     Report: (call, callback) => {
-      const auth = deps.authenticator.authenticate(call, REPORT);
-      if (!auth.ok) {
-        callback(auth.refusal);
-        return;
-      }
-      const { agentId } = auth;
       const request = call.request;
       void (async () => {
+        const auth = await deps.authenticator.authenticate(call, REPORT);
+        if (!auth.ok) {
+          callback(auth.refusal);
+          return;
+        }
+        const { agentId } = auth;
         if (request.operationId === '')
           throw new RpcFailure(status.INVALID_ARGUMENT, 'operation_id is empty');
         if (request.outcome !== 'SUCCEEDED' && request.outcome !== 'FAILED') {
@@ -85,7 +85,10 @@ export function operationResultsHandlers(deps: OperationResultsRpcDeps): Operati
           callback({ code: error.code, details: error.message });
           return;
         }
-        deps.logger.error({ err: error, agentId, method: REPORT }, 'cannot record operation result');
+        deps.logger.error(
+          { err: error, operationId: request.operationId, method: REPORT },
+          'cannot record operation result',
+        );
         callback({ code: status.UNAVAILABLE, details: 'cannot record the result; report it again' });
       });
     },

@@ -12,7 +12,7 @@ import {
   type Hello__Output,
   toTimestamp,
 } from '../../proto/index.ts';
-import type { AgentAuthenticator } from '../auth/index.ts';
+import { type AgentAuthenticator, type Authentication, CREDENTIAL_WITHDRAWN } from '../auth/index.ts';
 import { RpcFailure } from '../grpc/index.ts';
 import type {
   AgentRegistry,
@@ -45,6 +45,8 @@ export interface SessionRpcDeps {
 const METHOD = '/orchagent.v1.AgentSession/Connect';
 
 type SessionCall = ServerDuplexStream<AgentMessage__Output, ControlMessage>;
+
+type ProvenAgent = Extract<Authentication, { ok: true }>;
 
 function accountsOf(hello: Hello__Output): SessionAccount[] {
   const seen = new Set<string>();
@@ -87,6 +89,8 @@ class SessionStream {
   readonly #call: SessionCall;
   readonly #deps: SessionRpcDeps;
   readonly #agentId: string;
+  /** What the agent proved itself with: a runtime credential is checked again at each heartbeat. */
+  readonly #auth: ProvenAgent;
   readonly #sessionId = randomUUID();
   readonly #log: SessionRpcDeps['logger'];
   readonly #helloTimer: NodeJS.Timeout;
@@ -96,9 +100,11 @@ class SessionStream {
   #closed = false;
   #queue: Promise<void> = Promise.resolve();
 
-  constructor(call: SessionCall, deps: SessionRpcDeps, agentId: string) {
+  constructor(call: SessionCall, deps: SessionRpcDeps, auth: ProvenAgent) {
+    const { agentId } = auth;
     this.#call = call;
     this.#deps = deps;
+    this.#auth = auth;
     this.#agentId = agentId;
     this.#log = deps.logger.child({ sessionId: this.#sessionId, agentId, peer: call.getPeer() });
     this.#helloTimer = setTimeout(
@@ -178,6 +184,9 @@ class SessionStream {
       case 'hello':
         throw new RpcFailure(status.FAILED_PRECONDITION, 'hello may be sent once per session');
       case 'heartbeat': {
+        // Revoked or rotated on another replica: this one hears of it here.
+        if (!(await this.#deps.authenticator.stillValid(this.#auth)))
+          throw new RpcFailure(status.UNAUTHENTICATED, CREDENTIAL_WITHDRAWN);
         const now = this.#deps.now();
         this.#deps.registry.heartbeat(this.#sessionId, now);
         await this.#deps.store.agents.heartbeat(this.#agentId, now);
@@ -333,15 +342,25 @@ class SessionStream {
   }
 }
 
-function connect(call: SessionCall, deps: SessionRpcDeps): void {
-  const auth = deps.authenticator.authenticate(call, METHOD);
+async function connect(call: SessionCall, deps: SessionRpcDeps): Promise<void> {
+  const auth = await deps.authenticator.authenticate(call, METHOD);
   if (!auth.ok) {
     call.emit('error', auth.refusal);
     return;
   }
-  new SessionStream(call, deps, auth.agentId).start();
+  // Cancelled while the credential was looked up: no listener would ever see it end.
+  if (call.cancelled) return;
+  deps.authenticator.endOnRevocation(auth, call, METHOD);
+  new SessionStream(call, deps, auth).start();
 }
 
 export function sessionHandlers(deps: SessionRpcDeps): AgentSessionHandlers {
-  return { Connect: (call) => connect(call, deps) };
+  return {
+    Connect: (call) => {
+      connect(call, deps).catch((error: unknown) => {
+        deps.logger.error({ err: error, peer: call.getPeer() }, 'cannot authenticate an agent session');
+        call.emit('error', { code: status.UNAVAILABLE, details: 'cannot authenticate the agent; reconnect' });
+      });
+    },
+  };
 }

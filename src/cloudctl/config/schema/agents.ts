@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { uniqueEntries } from '../../../lib/unique-entries.ts';
 import { tokenHashSchema } from './token-hash.ts';
 
+/** An agent's id, as its hello carries it; also what a remote network agent credential is bound to. */
+export const agentIdSchema = z.string().min(1);
+
 export const agentSchema = z
   .strictObject({
-    id: z
-      .string()
-      .min(1)
-      .describe('agent id: the hello must carry it; a client certificate must have it as CN'),
+    id: agentIdSchema.describe('agent id: the hello must carry it; a client certificate must have it as CN'),
     tokenHash: tokenHashSchema()
       .optional()
       .describe('SHA-256 of the bearer token the agent sends; absent: client certificate only'),
