@@ -3,7 +3,7 @@
 // even when the record carries them, the API server's refusal and the missing permissions in plain
 // words, a summary, the plan id and the command that applies it.
 import { describe, expect, it } from 'vitest';
-import { planLines, wantsColour } from '../../../src/cloudctl/cli/plan/index.ts';
+import { planLines, valueText, wantsColour } from '../../../src/cloudctl/cli/plan/index.ts';
 import { type PlanRecord, planRecordSchema } from '../../../src/cloudctl/plans/plan-record.ts';
 
 const RED = '\u001b[31m';
@@ -110,6 +110,36 @@ describe('the plan printer', () => {
     expect(text).toContain('  - data.password: (hidden)\n  + data.password: (hidden)');
     expect(text).not.toContain('aHVudGVyMg==');
     expect(text).not.toContain('c3dvcmRmaXNo');
+  });
+
+  it("hides a Secret's data even when the server did not flag the change as secret", () => {
+    const unflagged = withObject({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      name: 'db',
+      diff: [
+        { path: 'data.password', before: 'aHVudGVyMg==', after: 'c3dvcmRmaXNo' },
+        { path: 'stringData["api.key"]', after: 'plain-key' },
+        { path: 'metadata.labels.tier', after: 'db' },
+      ],
+    });
+    const text = planLines(unflagged, { colour: false, applyCommand: APPLY }).join('\n');
+    expect(text).toContain('  - data.password: (hidden)\n  + data.password: (hidden)');
+    expect(text).toContain('  + stringData["api.key"]: (hidden)');
+    expect(text).toContain('  + metadata.labels.tier: db');
+    for (const value of ['aHVudGVyMg==', 'c3dvcmRmaXNo', 'plain-key']) expect(text).not.toContain(value);
+  });
+
+  it('prints a string with a line break, an escape sequence or edge blanks, or one that reads as a number, as JSON; other strings as they are', () => {
+    expect(valueText('nginx:1.27')).toBe('nginx:1.27');
+    expect(valueText('a\nb')).toBe('"a\\nb"');
+    expect(valueText('\u001b[2Jgotcha')).toBe('"\\u001b[2Jgotcha"');
+    expect(valueText(' padded')).toBe('" padded"');
+    expect(valueText('')).toBe('""');
+    expect(valueText('3')).toBe('"3"');
+    expect(valueText(3)).toBe('3');
+    expect(valueText('true')).toBe('"true"');
+    expect(valueText({ cpu: '100m' })).toBe('{"cpu":"100m"}');
   });
 
   it("prints the API server's refusal with its message, and each write the agent may not do", () => {

@@ -3,8 +3,9 @@
 // path a `-` line with the value before and a `+` line with the value after (red and green when colour
 // is asked for); then what stops the apply (the API server's dry-run refusal, in its own words, and
 // the writes the agent's identity may not do), what is not known until it runs, a summary, the plan's
-// id and the command that applies it. A Secret's change prints `(hidden)` whatever the record holds, so
-// a server that failed to blank a value still does not put it on a terminal or in a CI log.
+// id and the command that applies it. A Secret's data prints `(hidden)` whatever the record holds, so
+// a server that failed to flag or blank a value still does not put it on a terminal or in a CI log;
+// a value with control characters prints as JSON, so an annotation cannot send escapes to a terminal.
 import type { PlanChange, PlannedObjectRecord, PlanRecord } from '../../plans/index.ts';
 
 export interface PlanPrintOptions {
@@ -19,15 +20,50 @@ const GREEN = '\u001b[32m';
 const RESET = '\u001b[0m';
 const HIDDEN = '(hidden)';
 
-/** A value on one line: strings as they are (quoted when a line break or edge blanks would hide them), the rest as JSON. */
+/** A control character (C0, DEL, C1): a line break, or an escape sequence a terminal would obey. */
+const hasControl = (text: string) =>
+  [...text].some((c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+  });
+
+/** Text that reads as a JSON value (`3`, `true`, `null`, `"x"`): printed bare, a string would pass for it. */
+function readsAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A value on one line: a string as it is, unless a control character (a line break, an escape sequence
+ * an annotation could carry to the reader's terminal), edge blanks or emptiness would hide what it is,
+ * or it would pass for a number, boolean or null: then, like every other value, as JSON.
+ */
 export function valueText(value: unknown): string {
-  if (typeof value === 'string') return /[\n\r]|^\s|\s$|^$/.test(value) ? JSON.stringify(value) : value;
+  if (
+    typeof value === 'string' &&
+    value !== '' &&
+    value.trim() === value &&
+    !hasControl(value) &&
+    !readsAsJson(value)
+  )
+    return value;
   return JSON.stringify(value) ?? String(value);
 }
 
-function changeLines(change: PlanChange, colour: boolean): string[] {
+/** A Secret's values: hidden when the server flags the change, and under data/stringData whatever it says. */
+function isSecretValue(object: PlannedObjectRecord, change: PlanChange): boolean {
+  return (
+    change.secret === true || (object.kind === 'Secret' && /^(data|stringData)([.[]|$)/.test(change.path))
+  );
+}
+
+function changeLines(object: PlannedObjectRecord, change: PlanChange, colour: boolean): string[] {
   const paint = (code: string, line: string) => (colour ? `${code}${line}${RESET}` : line);
-  const shown = (value: unknown) => (change.secret === true ? HIDDEN : valueText(value));
+  const shown = (value: unknown) => (isSecretValue(object, change) ? HIDDEN : valueText(value));
   const lines: string[] = [];
   if ('before' in change) lines.push(paint(RED, `- ${change.path}: ${shown(change.before)}`));
   if ('after' in change) lines.push(paint(GREEN, `+ ${change.path}: ${shown(change.after)}`));
@@ -51,7 +87,8 @@ function objectLines(object: PlannedObjectRecord, account: string, colour: boole
   const lines = [header];
   if (object.action === 'unchanged' || (object.diff.length === 0 && object.action === 'update'))
     lines.push('  no changes');
-  for (const change of object.diff) lines.push(...changeLines(change, colour).map((line) => `  ${line}`));
+  for (const change of object.diff)
+    lines.push(...changeLines(object, change, colour).map((line) => `  ${line}`));
   if (!object.dryRun.allowed) {
     const reason = object.dryRun.reason === undefined ? '' : ` (${object.dryRun.reason})`;
     lines.push(`  ! refused by the API server${reason}: ${object.dryRun.message ?? 'no message given'}`);
