@@ -3,7 +3,7 @@
 // would do changes nothing); reading one needs READ on every account it touches, applying it WRITE
 // (plan-access.ts, as the status page checks them).
 import { z } from 'zod';
-import { AGENT_ANSWERS, defineRoute, errorAnswers, type Route } from '../http/index.ts';
+import { AGENT_ANSWERS, defineRoute, errorAnswers, queryInteger, type Route } from '../http/index.ts';
 import { operationsBodySchema, type StepsOf } from '../tasks/index.ts';
 import type { CheckedPlans } from './plan-access.ts';
 import { planRecordSchema } from './plan-record.ts';
@@ -44,6 +44,9 @@ export function planRoutes(deps: PlanRouteDeps): Route[] {
             .max(256)
             .optional()
             .describe('makes the request idempotent: a retry with the same id returns the same plan'),
+          expireAfterSeconds: queryInteger(z.int().min(1))
+            .optional()
+            .describe('how long the plan may be applied; at most (and by default) plans.expireAfterSeconds'),
         }),
         body: operationsBodySchema,
         response: { 201: planRecordSchema, ...AGENT_ANSWERS },
@@ -55,6 +58,9 @@ export function planRoutes(deps: PlanRouteDeps): Route[] {
           user: user.name,
           steps,
           ...(query.clientRequestId === undefined ? {} : { requestId: query.clientRequestId }),
+          ...(query.expireAfterSeconds === undefined
+            ? {}
+            : { expireAfterMs: query.expireAfterSeconds * 1000 }),
         });
       },
     }),

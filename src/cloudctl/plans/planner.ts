@@ -42,7 +42,7 @@ export interface PlanRequest {
   /** Who makes the plan (recorded as `createdBy`); its access is checked by the caller. */
   user: string;
   steps: readonly PlanStep[];
-  /** How long it may be applied; the configured default when absent. */
+  /** How long it may be applied: the configured time when absent, and never longer. */
   expireAfterMs?: number;
   /** A client's clientRequestId: a retry gets the plan made the first time. */
   requestId?: string;
@@ -117,7 +117,9 @@ export class Planner {
       steps,
       operations,
       createdAt,
-      expiresAt: new Date(createdAt.getTime() + (request.expireAfterMs ?? this.#deps.expireAfterMs)),
+      expiresAt: new Date(
+        createdAt.getTime() + Math.min(request.expireAfterMs ?? Infinity, this.#deps.expireAfterMs),
+      ),
       applied: undefined,
     });
     this.#deps.logger.info(
