@@ -1,13 +1,14 @@
 // Opens the control plane's database: a PostgreSQL server by URL (pg), or embedded PGlite in a data
 // directory; then brings the schema up to date with the migrations the caller lists (the composition
-// root knows every feature's; this floor knows none).
+// root knows every feature's; this floor knows none). A fresh PGlite directory starts from the
+// template in the folder the caller names, if any (pglite-template.ts).
 import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { CloudctlError } from '../errors.ts';
 import { copyCapablePool } from './pg-copy.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { openPGlite } from './pglite-template.ts';
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string }
@@ -21,6 +22,11 @@ function describe(target: DatabaseTarget): string {
   return `PostgreSQL at ${url.host}${url.pathname}`;
 }
 
+export interface OpenDatabaseOptions {
+  /** Where fresh PGlite databases find, or leave, the template that spares them initdb. */
+  pgliteTemplates?: string;
+}
+
 /**
  * Opens the database and runs, in the order of their names, the migrations not yet run. `Tables` is
  * what those migrations make; Kysely takes the caller's word for it.
@@ -28,6 +34,7 @@ function describe(target: DatabaseTarget): string {
 export async function openDatabase<Tables>(
   target: DatabaseTarget,
   migrations: Readonly<Record<string, Migration>>,
+  options: OpenDatabaseOptions = {},
 ): Promise<Kysely<Tables>> {
   let db: Kysely<Tables>;
   try {
@@ -41,7 +48,8 @@ export async function openDatabase<Tables>(
       db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: copyCapablePool(pool) }) });
     } else {
       if (!target.dataDir.startsWith('memory://')) await mkdir(target.dataDir, { recursive: true });
-      db = new Kysely<Tables>({ dialect: new PGliteDialect(new PGlite(target.dataDir)) });
+      const pglite = await openPGlite(target.dataDir, options.pgliteTemplates);
+      db = new Kysely<Tables>({ dialect: new PGliteDialect(pglite) });
     }
   } catch (error) {
     throw new CloudctlError('DATABASE_UNAVAILABLE', `${describe(target)}: ${String(error)}`, {

@@ -4,7 +4,8 @@
 export { ChangeCounter } from './change-counter.ts';
 export type { Json, NullableJson, NullableTimestamp, Timestamp } from './columns.ts';
 export { copyFromStdin } from './copy-from-stdin.ts';
-export { type DatabaseTarget, openDatabase, pingDatabase } from './database.ts';
+export { type DatabaseTarget, type OpenDatabaseOptions, openDatabase, pingDatabase } from './database.ts';
+export { defaultTemplateFolder } from './pglite-template.ts';
 export {
   holdWatchSequence,
   nextWatchSeq,
