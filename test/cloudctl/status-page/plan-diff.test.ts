@@ -79,7 +79,10 @@ const plan = planRecordSchema.parse({
           name: 'web-conf-v003',
           action: 'create',
           resourceVersion: null,
-          diff: [],
+          diff: [
+            { path: 'kind', after: 'ConfigMap' },
+            { path: 'data.mode', after: 'strict' },
+          ],
           dryRun: { allowed: false, reason: 'Invalid', message: REFUSAL },
           access: [],
           unknown: [],
@@ -183,6 +186,20 @@ describe('a plan on the status page', () => {
       '(hidden)',
     ]);
     expect(await page.content()).not.toContain(DIGEST);
+  });
+
+  it("shows a new object's fields each with its value, nothing before", async () => {
+    const created = object('ConfigMap shop/web-conf-v003');
+    expect(await text('[data-object="ConfigMap shop/web-conf-v003"] .created-fields summary')).toBe(
+      '+ 2 fields, all new',
+    );
+    const rows = await created
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(rows).toEqual([
+      ['kind', 'ConfigMap'],
+      ['data.mode', 'strict'],
+    ]);
   });
 
   it("shows the API server's refusal in its own words, as text", async () => {

@@ -4,13 +4,16 @@
 // answers it: the image path with before → after, nothing applied yet. A reader sees no Apply and
 // has their forged form refused; someone who may not read the account gets the refusal page. Applying
 // from the page starts the task and the page shows it; a second apply, and an apply after the object
-// was edited, answer pages that say in words why nothing was done, and nothing is written.
+// was edited, answer pages that say in words why nothing was done, and nothing is written. A
+// deployment waiting for approval shows the plan approving applies beside Approve, and approving
+// from the page applies it.
 // STATUS_PAGE_SCREENSHOTS=docs/images refreshes the screenshots docs/plans.md shows.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningAgent, startAgent } from '../../agent/watch/watch-fixture.ts';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
 import { taskDone } from '../../support/task-wait.ts';
+import { potatoManifests } from '../deployments/potato-app.ts';
 import { startTestControlPlane, type TestControlPlane, USERS } from '../harness.ts';
 import { type ApiClient, apiClient } from '../http-client.ts';
 import { screenshot, signIn, startBrowser, type TestBrowser } from './browser.ts';
@@ -130,7 +133,7 @@ beforeAll(async () => {
           name: ACCOUNT,
           orchConfigFile: sharedCluster().kubeconfigPath,
           namespaces: [NS],
-          kinds: ['deployment', 'replicaSet'],
+          kinds: ['deployment', 'replicaSet', 'service'],
           // dana reads; olaf reads and changes; nina (guests) may not even read.
           permissions: { READ: ['dev', 'ops'], WRITE: ['ops'] },
         },
@@ -259,5 +262,78 @@ describe('the plan view of the status page', () => {
     await eventually(async () => {
       expect(await page.locator('button[data-action="apply"]').count()).toBe(1);
     });
+  });
+});
+
+/** A deployment of potato whose target waits for an approval before its deploy. */
+function approvalFile(image: string): string {
+  return `
+application: potato
+targets:
+  staging:
+    account: ${ACCOUNT}
+    namespace: ${NS}
+    strategy: canary
+    constraints:
+      beforeDeployment:
+        - pause: {untilApproved: true}
+strategies:
+  canary:
+    canary:
+      steps:
+        - setWeight: {weight: 50}
+manifests:
+  - inline: |
+${potatoManifests(image).replace(/^(?=.)/gm, '      ')}
+`;
+}
+
+interface DeploymentAnswer {
+  status: string;
+  targets: Array<{ steps: Array<{ key: string; planId?: string }> }>;
+}
+
+describe('a deployment waiting for approval on the status page', () => {
+  it('shows the plan approving applies beside Approve and Reject, links to it, and approving applies it', async () => {
+    const submitted = await ops.post('/deployments', {
+      file: approvalFile('potato:2'),
+      fileName: 'potato.yaml',
+    });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
+    const id: string = submitted.body.id;
+    let planId = '';
+    await eventually(async () => {
+      const answer = (await ops.get(`/deployments/${id}`)).body as DeploymentAnswer;
+      planId = answer.targets[0]?.steps.find((s) => s.key === 'staging/beforeDeployment[0]')?.planId ?? '';
+      expect(planId).not.toBe('');
+    }, 60_000);
+    const api = (await ops.get(`/plans/${planId}`)).body as Plan;
+    const replicaSet = api.operations.flatMap((o) => o.objects).find((o) => o.kind === 'ReplicaSet');
+    expect(replicaSet?.diff).toContainEqual(expect.objectContaining({ path: IMAGE_PATH, after: 'potato:2' }));
+
+    await page.goto(`${cp.url}/status/deployments/${id}`);
+    const decision = page.locator('[data-approval="staging"]');
+    const shown = decision.locator(`[data-plan="${planId}"]`);
+    await shown.first().waitFor({ timeout: 15_000 });
+    expect(await shown.locator('a').first().getAttribute('href')).toBe(`/status/plans/${planId}`);
+    const row = shown.locator(
+      `[data-object="ReplicaSet ${NS}/${replicaSet?.name}"] tr[data-path="${IMAGE_PATH}"]`,
+    );
+    // A new object: each path with its value, nothing before.
+    expect((await row.locator('td').allTextContents()).map((t) => t.trim())).toEqual([
+      IMAGE_PATH,
+      'potato:2',
+    ]);
+    expect(await decision.locator('button[data-action="approve"]').count()).toBe(1);
+    await screenshot(page, 'deployment-plan');
+
+    await Promise.all([page.waitForEvent('load'), page.click('button[data-action="approve"]')]);
+    await page.locator('[data-deployment-status="SUCCEEDED"]').waitFor({ timeout: 90_000 });
+    expect(((await ops.get(`/deployments/${id}`)).body as DeploymentAnswer).status).toBe('SUCCEEDED');
+    const live = await cluster.request(
+      'GET',
+      `/apis/apps/v1/namespaces/${NS}/replicasets/${replicaSet?.name}`,
+    );
+    expect(live.status).toBe(200);
   });
 });

@@ -1,8 +1,9 @@
 // One deployment: what it is, the decisions waiting on it (Approve and Reject of a manual pause, for
-// users who may decide it; Rollback of a finished deployment that deployed something, for users who
-// may change every account), each target with its steps (status, timing, message, the webhook job's
-// own words), and the log. Readable as GET /deployments/{id} is: READ on every account, else the
-// refusal page. The forms go through the same functions as the API's approve, reject and rollback.
+// users who may decide it, beside the diff of the plan approving applies; Rollback of a finished
+// deployment that deployed something, for users who may change every account), each target with its
+// steps (status, timing, message, the webhook job's own words), and the log. Readable as GET
+// /deployments/{id} is: READ on every account, else the refusal page. The forms go through the same
+// functions as the API's approve, reject and rollback.
 import { z } from 'zod';
 import {
   deploymentView as apiView,
@@ -16,10 +17,14 @@ import {
   type StoredDeployment,
   waitingApprovals,
 } from '../../deployments/index.ts';
+import { HttpError } from '../../http/index.ts';
+import type { PlanRecord } from '../../plans/index.ts';
 import { formatDuration, formatTime, timeAgo } from '../format.ts';
 import { html, type SafeHtml } from '../safe-html.ts';
 import { smallMarkdown } from '../small-markdown.ts';
 import { defineAction, defineView, type ViewContext } from '../status-view.ts';
+import { planCounts, planDiff } from './plan-diff.ts';
+import { planPage } from './plan-view.ts';
 import { badge, code, table } from './table.ts';
 
 const params = z.object({ id: z.string().min(1).max(100) });
@@ -66,6 +71,26 @@ function summary(view: DeploymentView, now: Date): SafeHtml {
 }
 
 /**
+ * What approving applies: the plan the approval carries, drawn as the plan view draws it, with a link
+ * to it. Absolute times only, as the forms beside it (see `decisions`).
+ */
+async function approvalPlan(context: ViewContext, planId: string | undefined): Promise<SafeHtml> {
+  if (planId === undefined)
+    return html`<p class="muted" data-no-plan>No plan: approving lets the deployment go on as it is written.</p>`;
+  let plan: PlanRecord;
+  try {
+    plan = await context.sources.plans.read(context.user, planId);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return html`<p class="muted" data-plan="${planId}">Plan ${code(planId)} cannot be shown: ${error.message}</p>`;
+  }
+  return html`<div class="approval-plan" data-plan="${plan.id}">
+<p>Approving applies <a href="${planPage(plan.id)}">plan ${code(plan.id.slice(0, 8))}</a>, made ${formatTime(new Date(plan.createdAt))}, valid until ${formatTime(new Date(plan.expiresAt))}: ${planCounts(plan.summary)}. If an object changed since, nothing is written and the step says which.</p>
+<details open><summary>What it would change</summary>${planDiff(plan)}</details>
+</div>`;
+}
+
+/**
  * The forms, for those who may use them. Its markup holds no relative time, so it changes only when
  * what waits changes, and a live update does not wipe a message being typed.
  */
@@ -77,11 +102,13 @@ async function decisions(context: ViewContext, stored: StoredDeployment): Promis
   );
   const rollback = mayRollBackNow(stored) && (await mayRollBack(guard, user, stored));
   const action = page(stored.id);
-  const approvals = waiting.map(({ target, step, may }) => {
+  const plans = await Promise.all(waiting.map(({ step }) => approvalPlan(context, step.plan?.id)));
+  const approvals = waiting.map(({ target, step, may }, i) => {
     const roles = step.requiresRoles ?? [];
     const until = at(step.until);
     return html`<div class="decision" data-approval="${target.name}">
 <p><strong>${target.name}</strong> waits: ${step.label}${until === undefined ? '' : html`, until ${formatTime(until)}`}.</p>
+${plans[i]}
 ${
   may
     ? html`<form method="post" action="${action}/approve" class="decide">

@@ -18,6 +18,9 @@ const ACTIONS: Readonly<Record<Action, { symbol: string; words: string }>> = {
   none: { symbol: '·', words: 'no write' },
 };
 
+/** A new object with more fields than this shows them folded, under their count. */
+const OPEN_FIELDS = 8;
+
 /** A value longer than this is drawn as indented JSON on lines of its own. */
 const INLINE_CHARS = 60;
 
@@ -75,14 +78,30 @@ function diffTable(object: PlannedObjectRecord): SafeHtml {
           : 'No field changes.';
     return html`<p class="muted" data-no-diff>${why}</p>`;
   }
+  if (object.action === 'create') return createdFields(object.diff);
   const rows = object.diff.map(
     (c) =>
-      html`<tr data-path="${c.path}"><td><code>${c.path}</code></td><td>${changeWord(c)}</td><td class="before">${value(c.before, c.secret === true)}</td><td class="arrow" aria-label="becomes">→</td><td class="after">${value(c.after, c.secret === true)}</td></tr>`,
+      html`<tr data-path="${c.path}"><td><code>${c.path}</code></td><td>${changeWord(c)}</td><td class="before${c.before === undefined && !c.secret ? ' absent' : ''}">${value(c.before, c.secret === true)}</td><td class="arrow" aria-label="becomes">→</td><td class="after${c.after === undefined && !c.secret ? ' absent' : ''}">${value(c.after, c.secret === true)}</td></tr>`,
   );
   return html`<div class="scroll"><table class="plan-diff">
 <thead><tr><th scope="col" class="path">Path</th><th scope="col" class="change">Change</th><th scope="col">Before</th><th scope="col" class="arrow"><span class="visually-hidden">becomes</span></th><th scope="col">After</th></tr></thead>
 <tbody>${rows}</tbody>
 </table></div>`;
+}
+
+/**
+ * A new object's fields: nothing was before, so each path with its value, folded away when there are
+ * many (a whole Deployment's), with their count in words.
+ */
+function createdFields(diff: readonly PlanChange[]): SafeHtml {
+  const rows = diff.map(
+    (c) =>
+      html`<tr data-path="${c.path}"><td><code>${c.path}</code></td><td class="after">${value(c.after, c.secret === true)}</td></tr>`,
+  );
+  return html`<details class="created-fields"${diff.length <= OPEN_FIELDS ? html` open` : ''}><summary><span aria-hidden="true">+</span> ${diff.length} field${diff.length === 1 ? '' : 's'}, all new</summary><div class="scroll"><table class="plan-diff plan-created">
+<thead><tr><th scope="col" class="path">Path</th><th scope="col">Value</th></tr></thead>
+<tbody>${rows}</tbody>
+</table></div></details>`;
 }
 
 /** `delete secrets in namespace shop`, `patch deployments.apps/scale cluster-wide` */
