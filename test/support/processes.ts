@@ -184,9 +184,12 @@ export class TestSystem {
 
   /**
    * Writes the agent's config for the account and runs it until it is ready (connected and synced).
-   * `dial` replaces cloudctl's gRPC address (a proxy in front of it).
+   * `dial` replaces cloudctl's gRPC address (a proxy in front of it); `as` runs it as another agent
+   * than the plan's, with another token (one cloudctl's config does not know: a credential made at
+   * runtime).
    */
-  async startAgent(options: { dial?: string } = {}): Promise<void> {
+  async startAgent(options: { dial?: string; as?: { id: string; token: string } } = {}): Promise<void> {
+    const identity = options.as ?? this.#plan.agent;
     const { account } = this.#plan;
     const healthPort = await freePort();
     this.#agentHealthPort = healthPort;
@@ -207,8 +210,8 @@ export class TestSystem {
       ].join('\n'),
     );
     this.#agent = startProcess('orch-agent', ['run', '--config', file], {
-      TEST_AGENT_TOKEN: this.#plan.agent.token,
-      ORCH_AGENT_ID: this.#plan.agent.id,
+      TEST_AGENT_TOKEN: identity.token,
+      ORCH_AGENT_ID: identity.id,
     });
     await waitReady(this.#agent, `http://127.0.0.1:${healthPort}/ready`, this.#plan.readyTimeoutMs);
   }
