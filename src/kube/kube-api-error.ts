@@ -9,12 +9,15 @@ export class KubeApiError extends CodedError<'KUBE_API_ERROR'> {
   readonly reason: string;
   /** Status.details.causes: for Invalid, the bad field paths; for apply conflicts, the fields. */
   readonly causes: Array<{ field: string; message: string; reason: string }>;
+  /** Status.message as the API server wrote it, without the request it answers (a plan shows it). */
+  readonly serverMessage: string;
 
   constructor(status: number, method: string, path: string, body: unknown) {
     const statusObject = isRecord(body) && body.kind === 'Status' ? body : undefined;
     const message = typeof statusObject?.message === 'string' ? statusObject.message : `HTTP ${status}`;
     super('KUBE_API_ERROR', `${method} ${path}: ${message}`);
     this.status = status;
+    this.serverMessage = message;
     this.reason = typeof statusObject?.reason === 'string' ? statusObject.reason : '';
     const details = isRecord(statusObject?.details) ? statusObject.details : {};
     const causes = Array.isArray(details.causes) ? details.causes : [];

@@ -5,7 +5,7 @@ import type { OperationErrorCode, OperationFailure } from '../../contract/index.
 import { KubeApiError, KubeConfigError, KubeTransportError, UnknownKindError } from '../../kube/index.ts';
 import { CodedError } from '../../lib/coded-error.ts';
 import { InvalidManifestError } from './apply/manifest.ts';
-import { ApplyConflictError } from './apply/server-side-apply.ts';
+import { ApplyConflictError, ObjectMovedError } from './apply/server-side-apply.ts';
 
 export class OperationError extends CodedError<OperationErrorCode> {
   readonly path: string | undefined;
@@ -38,6 +38,7 @@ export function toOperationError(error: unknown, signal?: AbortSignal): Operatio
     return { code: 'INVALID_MANIFEST', message: error.message, path: error.path };
   if (error instanceof UnknownKindError) return { code: 'UNKNOWN_KIND', message: error.message };
   if (error instanceof ApplyConflictError) return { code: 'CONFLICT', message: error.message };
+  if (error instanceof ObjectMovedError) return { code: 'PRECONDITION_FAILED', message: error.message };
   if (error instanceof KubeApiError) {
     const path = error.causes.find((c) => c.field)?.field;
     return { code: BY_STATUS[error.status] ?? 'FAILED', message: error.message, ...(path ? { path } : {}) };

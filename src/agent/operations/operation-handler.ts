@@ -1,7 +1,8 @@
 // What a handler is: the work of one operation type. It gets the payload already checked against the
 // contract's schema for its type (defaults filled in), the account's cluster and an abort signal that
 // fires at the deadline or on shutdown, and returns that type's result. Handlers are registered in a
-// registry keyed by operation type (handlers/index.ts), which the compiler holds complete.
+// registry keyed by operation type (handlers/index.ts), which the compiler holds complete. A planned
+// write's preconditions (`expect`) are checked here, before its handler runs (preconditions.ts).
 import {
   checkPayload,
   type HandlerResult,
@@ -10,6 +11,7 @@ import {
 } from '../../contract/index.ts';
 import type { AccountCluster } from '../accounts/index.ts';
 import { OperationError } from './operation-error.ts';
+import { checkPreconditions, expectationsOf } from './preconditions.ts';
 
 export interface HandlerContext {
   cluster: AccountCluster;
@@ -26,8 +28,11 @@ export interface Handler<T extends OperationType> {
 /** One handler for every operation type of the contract: a type without one does not compile. */
 export type HandlerRegistry = { readonly [T in OperationType]: Handler<T> };
 
-/** Runs the registry's handler for `type` on a payload as received. */
-export function runHandler<T extends OperationType>(
+/**
+ * Runs the registry's handler for `type` on a payload as received; a payload with preconditions
+ * (`expect`) runs only while every expected object is as the plan saw it.
+ */
+export async function runHandler<T extends OperationType>(
   handlers: HandlerRegistry,
   type: T,
   raw: unknown,
@@ -43,5 +48,6 @@ export function runHandler<T extends OperationType>(
       path || undefined,
     );
   }
+  await checkPreconditions(expectationsOf(payload.value), context.cluster, context.signal);
   return handler.run(payload.value, context);
 }

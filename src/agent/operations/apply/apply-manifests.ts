@@ -4,7 +4,9 @@
 // Each manifest goes server-side or client-side as the apply policy decides, or is recreated or
 // replaced as its strategy annotations ask. A namespaced manifest without a namespace goes to the
 // account's default namespace; one outside the account's namespaces is refused before any write.
+// A plan places and writes each manifest the same way (placeManifest, writeManifest) with `dryRun`.
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ExpectedVersion } from '../../../contract/index.ts';
 import {
   type ApiResource,
   type ClusterResources,
@@ -18,7 +20,13 @@ import { namespaceAllowed } from '../../accounts/index.ts';
 import type { AccountConfig, AgentConfig } from '../../config/index.ts';
 import { type ApplyPolicy, resolveApplyPolicy } from './apply-policy.ts';
 import { clientSideApply } from './client-side-apply.ts';
-import { deleteAndWait, deployStrategy, replaceObject } from './deploy-strategy.ts';
+import {
+  type DeployStrategy,
+  deleteAndWait,
+  deployStrategy,
+  recreateDryRun,
+  replaceObject,
+} from './deploy-strategy.ts';
 import { describeManifest, groupOf, InvalidManifestError, type Manifest, parseManifest } from './manifest.ts';
 import { serverSideApply } from './server-side-apply.ts';
 
@@ -48,6 +56,18 @@ export interface ApplyOptions {
   signal?: AbortSignal;
   /** How long to wait for a CRD to be Established. */
   crdTimeoutMs: number;
+  /** Every write a server-side dry run (`dryRun=All`): nothing is stored, nothing waited for. */
+  dryRun?: boolean;
+  /** The versions a plan saw; a server-side apply of one of these objects applies onto that version only. */
+  expect?: ReadonlyArray<ExpectedVersion> | undefined;
+}
+
+/** A manifest where it will go, how it is written, and the resource it is. */
+export interface PlacedManifest {
+  manifest: Manifest;
+  resource: ApiResource;
+  policy: ApplyPolicy;
+  strategy: DeployStrategy;
 }
 
 const rank = (m: Manifest) => (m.kind === 'Namespace' ? 0 : m.kind === 'CustomResourceDefinition' ? 1 : 2);
@@ -75,7 +95,7 @@ async function waitEstablished(target: ApplyTarget, manifest: Manifest, options:
 }
 
 /** A manifest placed in a namespace the account may not write to; refused before anything changes. */
-function checkNamespace(target: ApplyTarget, manifest: Manifest, path: string): void {
+export function checkNamespace(target: ApplyTarget, manifest: Manifest, path: string): void {
   const namespace = manifest.metadata.namespace;
   if (namespace !== undefined && !namespaceAllowed(target.account, namespace)) {
     throw new InvalidManifestError(
@@ -85,17 +105,54 @@ function checkNamespace(target: ApplyTarget, manifest: Manifest, path: string): 
   }
 }
 
-/** Writes one manifest as its strategy annotations ask (deploy-strategy.ts) or its policy says. */
-async function writeManifest(
+/** The manifest placed as it will be written: its resource, namespace, apply policy and strategy. */
+export async function placeManifest(
   target: ApplyTarget,
-  resource: ApiResource,
-  manifest: Manifest,
-  policy: ApplyPolicy,
+  given: Manifest,
+  signal?: AbortSignal,
+): Promise<PlacedManifest> {
+  const resource = await target.resources.resolve(given.apiVersion, given.kind, signal);
+  // A namespaced object without a namespace goes where kubectl would put it (default-namespace.ts).
+  const manifest =
+    resource.namespaced && !given.metadata.namespace
+      ? { ...given, metadata: { ...given.metadata, namespace: target.defaultNamespace } }
+      : given;
+  const annotations = manifest.metadata.annotations ?? {};
+  const policy = resolveApplyPolicy(target.config, target.account, {
+    kind: manifest.kind,
+    group: groupOf(manifest.apiVersion),
+    annotations,
+  });
+  return { manifest, resource, policy, strategy: deployStrategy(annotations) };
+}
+
+/** The resourceVersion a plan saw of this object, when it saw it present. */
+function expectedVersion(placed: PlacedManifest, expect: ReadonlyArray<ExpectedVersion>): string | undefined {
+  const { manifest, resource } = placed;
+  const found = expect.find(
+    (e) =>
+      groupOf(e.apiVersion) === resource.group &&
+      e.kind === manifest.kind &&
+      e.name === manifest.metadata.name &&
+      (!resource.namespaced || e.namespace === manifest.metadata.namespace),
+  );
+  return found?.resourceVersion ?? undefined;
+}
+
+/**
+ * Writes one manifest as its strategy annotations ask (deploy-strategy.ts) or its policy says, and
+ * answers the object as the API server left it (with `dryRun`, as it would leave it).
+ */
+export async function writeManifest(
+  target: ApplyTarget,
+  placed: PlacedManifest,
   options: ApplyOptions,
 ): Promise<unknown> {
-  const strategy = deployStrategy(manifest.metadata.annotations ?? {});
-  if (strategy === 'replace') return replaceObject(target.http, resource, manifest, options.signal);
+  const { resource, manifest, policy, strategy } = placed;
+  const dryRun = options.dryRun === true;
+  if (strategy === 'replace') return replaceObject(target.http, resource, manifest, options.signal, dryRun);
   if (strategy === 'recreate') {
+    if (dryRun) return recreateDryRun(target.http, resource, manifest, options.signal);
     await deleteAndWait(target.http, resource, manifest, options.crdTimeoutMs, options.signal);
   }
   const schema = () => {
@@ -113,8 +170,11 @@ async function writeManifest(
         ...policy,
         force: options.force || policy.forceConflicts,
         signal: options.signal,
+        dryRun,
+        // A recreated object is new: the version a plan saw is gone by design.
+        resourceVersion: strategy === 'apply' ? expectedVersion(placed, options.expect ?? []) : undefined,
       })
-    : clientSideApply(target.http, resource, manifest, schema, options.signal);
+    : clientSideApply(target.http, resource, manifest, schema, options.signal, dryRun);
 }
 
 /** Applies one manifest (its index in the request is `i`) and says what was written. */
@@ -124,22 +184,14 @@ async function applyOne(
   i: number,
   options: ApplyOptions,
 ): Promise<AppliedObject> {
-  const resource = await target.resources.resolve(given.apiVersion, given.kind, options.signal);
-  // A namespaced object without a namespace goes where kubectl would put it (default-namespace.ts).
-  const manifest =
-    resource.namespaced && !given.metadata.namespace
-      ? { ...given, metadata: { ...given.metadata, namespace: target.defaultNamespace } }
-      : given;
+  const placed = await placeManifest(target, given, options.signal);
+  const { manifest, resource, policy } = placed;
   checkNamespace(target, manifest, `manifests[${i}].metadata.namespace`);
-  const group = groupOf(manifest.apiVersion);
-  const policy = resolveApplyPolicy(target.config, target.account, {
-    kind: manifest.kind,
-    group,
-    annotations: manifest.metadata.annotations ?? {},
-  });
-  const result = await writeManifest(target, resource, manifest, policy, options);
+  const result = await writeManifest(target, placed, options);
   const metadata = isRecord(result) && isRecord(result.metadata) ? result.metadata : {};
-  if (manifest.kind === 'CustomResourceDefinition') await waitEstablished(target, manifest, options);
+  if (manifest.kind === 'CustomResourceDefinition' && options.dryRun !== true) {
+    await waitEstablished(target, manifest, options);
+  }
   return {
     apiVersion: manifest.apiVersion,
     kind: manifest.kind,

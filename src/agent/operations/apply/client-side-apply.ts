@@ -2,6 +2,7 @@
 // `kubectl.kubernetes.io/last-applied-configuration` annotation, and changes are a three-way patch
 // from that, the new manifest and the live object (strategic merge for built-in kinds, JSON merge
 // patch for custom resources). A create that loses a race (409 AlreadyExists) turns into a patch.
+// `dryRun` sends the same create or patch as a server-side dry run, which writes nothing.
 import {
   type ApiResource,
   KubeApiError,
@@ -57,8 +58,10 @@ export async function clientSideApply(
   manifest: Manifest,
   patchSchema: () => Promise<PatchSchema | undefined>,
   signal?: AbortSignal,
+  dryRun = false,
 ): Promise<unknown> {
   const modified = withLastApplied(manifest);
+  const query = { fieldManager: 'kubectl-client-side-apply', ...(dryRun ? { dryRun: 'All' } : {}) };
   const path = resourcePath(resource, manifest.metadata.namespace, manifest.metadata.name);
   for (let attempt = 0; ; attempt++) {
     let live: unknown;
@@ -71,7 +74,7 @@ export async function clientSideApply(
           verb: 'create',
           method: 'POST',
           path: resourcePath(resource, manifest.metadata.namespace),
-          query: { fieldManager: 'kubectl-client-side-apply' },
+          query,
           body: modified,
           signal,
         });
@@ -95,7 +98,7 @@ export async function clientSideApply(
       verb: 'patch',
       method: 'PATCH',
       path,
-      query: { fieldManager: 'kubectl-client-side-apply' },
+      query,
       contentType: strategic ? 'application/strategic-merge-patch+json' : 'application/merge-patch+json',
       body: patch,
       signal,

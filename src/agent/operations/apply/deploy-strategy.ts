@@ -2,7 +2,8 @@
 // KubernetesManifestStrategy): applied (the default), `recreate` (deleted, gone, then applied: for
 // changes the API server refuses in place, such as a Job's template) or `replace` (written whole with
 // PUT, created when absent: for objects too large for the last-applied annotation).
-// `server-side-apply` is read by the apply policy (apply-policy.ts).
+// `server-side-apply` is read by the apply policy (apply-policy.ts). A plan sends the same writes as
+// server-side dry runs (`dryRun`), which write nothing.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ApiResource, KubeApiError, type KubeHttp, resourcePath } from '../../../kube/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
@@ -62,14 +63,57 @@ export async function deleteAndWait(
   }
 }
 
+const DRY_RUN = { dryRun: 'All' };
+
+/**
+ * A recreate as a dry run: the delete (when the object exists) and the create. The real create
+ * follows the delete, which a dry run cannot wait for, so an object that exists is created under a
+ * stand-in name (as completeWithDefaults does) and the answer given back its own name.
+ */
+export async function recreateDryRun(
+  http: KubeHttp,
+  resource: ApiResource,
+  manifest: Manifest,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  const { namespace, name } = manifest.metadata;
+  let exists = true;
+  try {
+    await http.request({
+      verb: 'delete',
+      method: 'DELETE',
+      path: resourcePath(resource, namespace, name),
+      // A DELETE with a body takes its options from the body alone, the dry run too.
+      body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Foreground', dryRun: ['All'] },
+      signal,
+    });
+  } catch (error) {
+    if (!(error instanceof KubeApiError && error.status === 404)) throw error;
+    exists = false;
+  }
+  const standIn = `${name.slice(0, 200)}-orch-agent-recreate`;
+  const created = await http.request({
+    verb: 'create',
+    method: 'POST',
+    path: resourcePath(resource, namespace),
+    query: DRY_RUN,
+    body: exists ? { ...manifest, metadata: { ...manifest.metadata, name: standIn } } : manifest,
+    signal,
+  });
+  const body = isRecord(created.body) ? created.body : {};
+  return { ...body, metadata: { ...(isRecord(body.metadata) ? body.metadata : {}), name } };
+}
+
 /** Writes the manifest whole (PUT, over the live resourceVersion), or creates it when absent. */
 export async function replaceObject(
   http: KubeHttp,
   resource: ApiResource,
   manifest: Manifest,
   signal?: AbortSignal,
+  dryRun = false,
 ): Promise<unknown> {
   const path = resourcePath(resource, manifest.metadata.namespace, manifest.metadata.name);
+  const query = dryRun ? DRY_RUN : undefined;
   let live: unknown;
   try {
     live = (await http.request({ verb: 'get', method: 'GET', path, signal })).body;
@@ -79,6 +123,7 @@ export async function replaceObject(
       verb: 'create',
       method: 'POST',
       path: resourcePath(resource, manifest.metadata.namespace),
+      query,
       body: manifest,
       signal,
     });
@@ -90,6 +135,7 @@ export async function replaceObject(
     verb: 'update',
     method: 'PUT',
     path,
+    query,
     body: { ...manifest, metadata: { ...manifest.metadata, resourceVersion } },
     signal,
   });

@@ -2,7 +2,9 @@
 // unknown fields keep their ownership. A conflict with another manager is reported field by field;
 // `force` takes the fields over. `clearManagedFields` applies with force and then leaves only the
 // agent's entry in the managed fields. `manifestDefaults` sends the manifest completed with the
-// API server's defaults (see completeWithDefaults).
+// API server's defaults (see completeWithDefaults). `resourceVersion` (a planned apply's) goes in the
+// apply body, so the API server refuses the apply if the object moved since; `dryRun` sends it all as
+// a server-side dry run, which writes nothing.
 import { type ApiResource, KubeApiError, type KubeHttp, resourcePath } from '../../../kube/index.ts';
 import { CodedError } from '../../../lib/coded-error.ts';
 import { isRecord } from '../../../lib/is-record.ts';
@@ -22,11 +24,25 @@ export class ApplyConflictError extends CodedError<'APPLY_CONFLICT'> {
   }
 }
 
+/** A planned apply refused by the API server: the object moved since the version the plan saw. */
+export class ObjectMovedError extends CodedError<'OBJECT_MOVED'> {
+  constructor(manifest: Manifest, resourceVersion: string) {
+    super(
+      'OBJECT_MOVED',
+      `changed since the plan, so it was not written: ${describeManifest(manifest)}: resourceVersion ${resourceVersion} when planned, changed since`,
+    );
+  }
+}
+
 export interface ServerSideApplyOptions {
   force: boolean;
   clearManagedFields: boolean;
   manifestDefaults: boolean;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
+  /** The resourceVersion a plan saw: the API server applies only onto that version. */
+  resourceVersion?: string | undefined;
+  /** A server-side dry run (`dryRun=All`): validated and admitted, never stored. */
+  dryRun?: boolean | undefined;
 }
 
 const SERVER_SET_METADATA = [
@@ -67,15 +83,21 @@ export async function completeWithDefaults(
   return { ...rest, metadata: { ...meta, name: manifest.metadata.name } };
 }
 
-async function apply(http: KubeHttp, path: string, body: unknown, force: boolean, signal?: AbortSignal) {
+async function apply(
+  http: KubeHttp,
+  path: string,
+  body: unknown,
+  force: boolean,
+  options: ServerSideApplyOptions,
+) {
   const answer = await http.request({
     verb: 'patch',
     method: 'PATCH',
     path,
-    query: { fieldManager: FIELD_MANAGER, force },
+    query: { fieldManager: FIELD_MANAGER, force, ...(options.dryRun ? { dryRun: 'All' } : {}) },
     contentType: 'application/apply-patch+yaml',
     body,
-    signal,
+    signal: options.signal,
   });
   return answer.body;
 }
@@ -113,15 +135,29 @@ export async function serverSideApply(
   options: ServerSideApplyOptions,
 ): Promise<unknown> {
   const path = resourcePath(resource, manifest.metadata.namespace, manifest.metadata.name);
-  const body = options.manifestDefaults
+  const completed = options.manifestDefaults
     ? await completeWithDefaults(http, resource, manifest, options.signal)
     : manifest;
+  const body =
+    options.resourceVersion === undefined
+      ? completed
+      : { ...completed, metadata: { ...completed.metadata, resourceVersion: options.resourceVersion } };
   try {
-    const answer = await apply(http, path, body, options.force || options.clearManagedFields, options.signal);
-    return options.clearManagedFields
+    const answer = await apply(http, path, body, options.force || options.clearManagedFields, options);
+    // A dry run's managed fields are not stored, so there is nothing to trim; they are not shown either.
+    return options.clearManagedFields && !options.dryRun
       ? await keepOnlyOurManagedFields(http, path, answer, options.signal)
       : answer;
   } catch (error) {
+    // An apply onto a stale resourceVersion is refused as a Conflict without field causes.
+    if (
+      options.resourceVersion !== undefined &&
+      error instanceof KubeApiError &&
+      error.status === 409 &&
+      error.causes.length === 0
+    ) {
+      throw new ObjectMovedError(manifest, options.resourceVersion);
+    }
     if (
       error instanceof KubeApiError &&
       error.status === 409 &&

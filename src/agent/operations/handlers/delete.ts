@@ -1,9 +1,18 @@
 // `delete`: delete one object with a propagation policy and grace period, optionally waiting until
-// it is gone (finalizers and foreground deletion can keep it for a while).
+// it is gone (finalizers and foreground deletion can keep it for a while). Its plan is the same
+// DELETE as a dry run (planDeletion).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KubeApiError } from '../../../kube/index.ts';
 import type { Handler } from '../operation-handler.ts';
+import type { Planner } from '../plan/index.ts';
+import { planDeletion } from './delete-objects.ts';
 import { objectPath } from './object-ref.ts';
+
+export const deletePlanner: Planner<'delete'> = async (payload, { cluster, signal }) => {
+  const { apiVersion, kind, namespace, name } = payload;
+  const ref = { apiVersion, kind, ...(namespace === undefined ? {} : { namespace }), name };
+  return { objects: [await planDeletion(cluster, ref, payload, signal)], unknown: [] };
+};
 
 export const deleteHandler: Handler<'delete'> = {
   run: async (payload, context) => {

@@ -8,6 +8,8 @@ export const deployHandler: Handler<'deploy'> = {
       force: payload.force,
       signal,
       crdTimeoutMs: 60_000,
+      // Checked before the handler runs (preconditions.ts); carried into each apply to close the window.
+      expect: payload.expect,
     }),
   }),
 };
