@@ -3,9 +3,10 @@
 // plans feature, diffed against the live objects, stored). The plan's id goes on the gate (the
 // deployment's view and `{{vendor.planUri}}` show it); the versions it saw go on the planned step as
 // its guard. When that step runs it first checks it would still send exactly the planned calls, then
-// sends each with the versions seen, so the agent refuses an object moved since: what was approved is
-// what is applied, or nothing is.
+// sends each apply or patch with the versions seen, so the agent refuses an object moved since: what
+// was approved is what is applied, or nothing is (scales excepted, see heldTo).
 import { createHash } from 'node:crypto';
+import type { ExpectedVersion } from '../../../../contract/index.ts';
 import type { WriteCall } from '../deployment-planner.ts';
 import type { StepState } from '../deployment-progress.ts';
 import { type StepContext, StepFailure } from './step-context.ts';
@@ -18,6 +19,18 @@ function nextWriter(run: StepContext, gate: StepState): StepState | undefined {
     .slice(steps.indexOf(gate) + 1)
     .find((s) => s.status === 'PENDING' && STEP_WRITES[s.kind] !== undefined);
 }
+
+/**
+ * The versions a call is held to. A scale is not: it sets one number, and a ReplicaSet's
+ * resourceVersion moves with its pods' status (the controller writes it), so holding a scale to it
+ * would fail rollouts nobody touched. Applies and Service patches, which write what people edit, are.
+ */
+function heldTo(call: WriteCall, seen: ExpectedVersion[] | undefined): ExpectedVersion[] {
+  return call.type === 'scale' ? [] : (seen ?? []);
+}
+
+const SCALES_UNGUARDED =
+  "its scales set the replicas shown but are not held to the ReplicaSets' versions, which move with their pods' status";
 
 /** What identifies a step's calls: equal digests, equal calls (built by the same code, keys in order). */
 export function callsDigest(calls: ReadonlyArray<WriteCall>): string {
@@ -55,6 +68,7 @@ export async function planNextWrite(
       })),
       unknown: [
         ...writes.unknown,
+        ...(writes.calls.some((c) => c.type === 'scale') ? [`${next.label}: ${SCALES_UNGUARDED}`] : []),
         ...(later.length === 0
           ? []
           : [`the steps after ${next.label} (${later.map((s) => s.label).join(', ')}): not planned here`]),
@@ -64,7 +78,8 @@ export async function planNextWrite(
     });
     const { id, expiresAt } = plan.record;
     gate.plan = { id, stepKey: next.key, expiresAt };
-    next.guard = { planId: id, digest: callsDigest(writes.calls), expect: plan.expect };
+    const expect = writes.calls.map((call, i) => heldTo(call, plan.expect[i]));
+    next.guard = { planId: id, digest: callsDigest(writes.calls), expect };
     const { refused, forbidden } = plan.record.summary;
     deps.log(
       `${gate.label}: planned ${next.label} (plan ${id}${refused + forbidden === 0 ? '' : `; ${refused} object(s) refused by the dry run, ${forbidden} not permitted`})`,
