@@ -196,7 +196,7 @@ export async function startControlPlane(
     readModelFeature({ stores, guard, operations }),
     credentialsFeature({ store: stores, directory, now, changed: credentialsChanged(placement) }),
     oauth,
-    statusPageFeature({ ...served, store: stores, placement, deployments, plans, oidc }),
+    statusPageFeature({ ...served, store: stores, placement, deployments, plans, oidc, oauth }),
     inapplicableFeature(),
     watchFeature({ ...base, guard, settings: config.watch, replicas: membership }),
   ];

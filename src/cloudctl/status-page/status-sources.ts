@@ -13,6 +13,7 @@ import {
   DynamicAccountsApi,
   type DynamicAccountsDeps,
 } from '../dynamic-accounts/index.ts';
+import type { ClientCredentials } from '../oauth/index.ts';
 import type { OperationStore } from '../operations/index.ts';
 import type { CheckedPlans } from '../plans/index.ts';
 import type { ReadModel } from '../read-model/index.ts';
@@ -42,6 +43,8 @@ export interface StatusPageDeps {
   sessions: SessionFinder;
   /** Plans read and applied as the user, access checked as GET /plans/{id} and its apply check it. */
   plans: CheckedPlans;
+  /** Client credentials, made, revoked and rotated as /clients does it (administrators only). */
+  oauth: { credentials: ClientCredentials };
   placement: DynamicAccountsDeps['placement'];
   now: () => Date;
   /** The OpenID Connect provider, when `auth.oidc` is configured: sign-in there if it has `statusPage`. */

@@ -6,6 +6,7 @@ import { accountsView } from './accounts-view.ts';
 import { agentsView } from './agents-view.ts';
 import { applicationView } from './application-view.ts';
 import { applicationsView } from './applications-view.ts';
+import { clientsView } from './clients-view.ts';
 import { deploymentView } from './deployment-view.ts';
 import { deploymentsView } from './deployments-view.ts';
 import { planView } from './plan-view.ts';
@@ -23,4 +24,5 @@ export const VIEWS: readonly StatusView[] = [
   deploymentsView,
   deploymentView,
   planView,
+  clientsView,
 ];
