@@ -537,3 +537,141 @@ describe('expect', () => {
     expect(await getJson(ssaPath)).toHaveProperty('metadata.resourceVersion', now);
   });
 });
+
+describe('plan of scale, patch, rollout and runJob', () => {
+  it('dry-runs each write: the planned object shows the change, the cluster keeps none of it', async () => {
+    ok(
+      await run('deploy', {
+        manifests: [
+          deployment('other-types', 'registry.example/web:1'),
+          configMap('other-types', { a: '1' }),
+        ],
+      }),
+    );
+    const live = await settled('other-types');
+    const before = await versionsIn(NS);
+    const workload = { kind: 'Deployment', namespace: NS, name: 'other-types' };
+
+    const scaled = await plan({ type: 'scale', payload: { ...workload, replicas: 4 } });
+    expect(scaled.result.objects[0]).toMatchObject({ action: 'update', dryRun: { allowed: true } });
+    expect(at(scaled.result.objects[0]?.planned, 'spec', 'replicas')).toBe(4);
+    expect(scaled.result.objects[0]?.access).toEqual([
+      expect.objectContaining({
+        verb: 'patch',
+        group: 'apps',
+        resource: 'deployments',
+        subresource: 'scale',
+        allowed: true,
+      }),
+    ]);
+
+    const restarted = await plan({ type: 'rollout', payload: { ...workload, action: 'restart' } });
+    expect(restarted.result.objects[0]?.action).toBe('update');
+    expect(
+      at(
+        restarted.result.objects[0]?.planned,
+        'spec',
+        'template',
+        'metadata',
+        'annotations',
+        'kubectl.kubernetes.io/restartedAt',
+      ),
+    ).toEqual(expect.any(String));
+    const paused = await plan({ type: 'rollout', payload: { ...workload, action: 'pause' } });
+    expect(at(paused.result.objects[0]?.planned, 'spec', 'paused')).toBe(true);
+    // One revision only: an undo has nothing to go back to, as the real one would say.
+    const undone = await plan({ type: 'rollout', payload: { ...workload, action: 'undo' } });
+    expect(undone.result.objects[0]?.dryRun).toMatchObject({ allowed: false, reason: 'NotFound' });
+
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: NS, name: 'other-types' };
+    const patched = await plan({
+      type: 'patch',
+      payload: { ...ref, patchType: 'merge', patch: { data: { b: '2' } } },
+    });
+    expect(patched.result.objects[0]).toMatchObject({
+      action: 'update',
+      planned: { data: { a: '1', b: '2' } },
+    });
+    const gone = { ...ref, name: 'never-was', patchType: 'merge', patch: { data: { b: '2' } } };
+    expect((await plan({ type: 'patch', payload: gone })).result.objects[0]).toMatchObject({
+      action: 'none',
+      dryRun: { allowed: false, reason: 'NotFound' },
+    });
+    expect(
+      (await plan({ type: 'patch', payload: { ...gone, ignoreNotFound: true } })).result.objects[0],
+    ).toMatchObject({
+      action: 'none',
+      dryRun: { allowed: true },
+    });
+
+    const job = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { generateName: 'planned-job-', namespace: NS },
+      spec: {
+        template: {
+          spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'registry.example/job:1' }] },
+        },
+      },
+    };
+    const jobPlan = await plan({ type: 'runJob', payload: { manifest: job } });
+    const [planned] = jobPlan.result.objects as [Planned];
+    expect(planned).toMatchObject({
+      kind: 'Job',
+      namespace: NS,
+      action: 'create',
+      live: null,
+      dryRun: { allowed: true },
+    });
+    expect(planned.name).toMatch(/^planned-job-/);
+    expect(planned.unknown.join(' ')).toContain("the Job's outcome");
+    expect(at(await getJson(`/apis/batch/v1/namespaces/${NS}/jobs`), 'items')).toEqual([]);
+
+    expect(await versionsIn(NS)).toEqual(before);
+    expect(await getJson(`/apis/apps/v1/namespaces/${NS}/deployments/other-types`)).toHaveProperty(
+      'metadata.resourceVersion',
+      at(live, 'metadata', 'resourceVersion'),
+    );
+  });
+
+  it('a custom resource whose CRD the same deploy creates is planned from the CRD, not dry-run', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'plannedwidgets.plan.example.com' },
+      spec: {
+        group: 'plan.example.com',
+        scope: 'Namespaced',
+        names: { kind: 'PlannedWidget', plural: 'plannedwidgets', singular: 'plannedwidget' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
+    };
+    const widget = {
+      apiVersion: 'plan.example.com/v1',
+      kind: 'PlannedWidget',
+      metadata: { name: 'w', namespace: NS },
+      spec: { size: 1 },
+    };
+    const { result } = await plan({ type: 'deploy', payload: { manifests: [widget, crd] } });
+    expect(result.objects.map((o) => [o.kind, o.action, o.dryRun.allowed, o.dryRun.reason])).toEqual([
+      ['CustomResourceDefinition', 'create', true, undefined],
+      ['PlannedWidget', 'create', true, 'NotDryRun'],
+    ]);
+    expect(result.objects[1]?.access.map((a) => [a.verb, a.group, a.resource, a.namespace])).toEqual([
+      ['create', 'plan.example.com', 'plannedwidgets', NS],
+      ['patch', 'plan.example.com', 'plannedwidgets', NS],
+    ]);
+    expect(
+      await getJson(
+        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/plannedwidgets.plan.example.com',
+      ),
+    ).toBeUndefined();
+  });
+});
