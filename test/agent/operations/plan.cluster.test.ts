@@ -43,6 +43,13 @@ async function plan(operation: { type: string; payload: unknown }, account = 'te
 }
 type Planned = Result<'plan'>['objects'][number];
 
+/** The plan's i-th object; the test fails when there is none. */
+function objectAt(result: Result<'plan'>, i: number): Planned {
+  const object = result.objects[i];
+  if (object === undefined) throw new Error(`the plan has no object ${i}: ${JSON.stringify(result)}`);
+  return object;
+}
+
 function deployment(name: string, image: string, replicas = 1) {
   return {
     apiVersion: 'apps/v1',
@@ -270,7 +277,7 @@ describe('plan', () => {
         { type: 'deploy', payload: { manifests: [deployment(name, 'registry.example/web:2')] } },
         account,
       );
-      const [object] = result.objects as [Planned];
+      const object = objectAt(result, 0);
       expect(object).toMatchObject({
         kind: 'Deployment',
         namespace: NS,
@@ -393,7 +400,7 @@ describe('plan', () => {
     );
     const ref = { apiVersion: 'v1', kind: 'Secret', namespace: NS, name: 'kept' };
     const { result } = await plan({ type: 'delete', payload: ref }, 'noSecretDelete');
-    const [object] = result.objects as [Planned];
+    const object = objectAt(result, 0);
     expect(object.access).toEqual([
       expect.objectContaining({
         verb: 'delete',
@@ -441,7 +448,7 @@ describe('plan', () => {
         expect(raw).not.toContain(value);
         expect(raw).not.toContain(Buffer.from(value).toString('base64'));
       }
-      const [digested, twin] = result.objects as [Planned, Planned];
+      const [digested, twin] = [objectAt(result, 0), objectAt(result, 1)];
       expect(digested.action).toBe('update');
       expect(at(digested.live, 'data', 'user')).toMatch(/^hmac:[\w-]{43}$/);
       expect(at(digested.planned, 'data', 'user')).toBe(at(digested.live, 'data', 'user'));
@@ -615,7 +622,7 @@ describe('plan of scale, patch, rollout and runJob', () => {
       },
     };
     const jobPlan = await plan({ type: 'runJob', payload: { manifest: job } });
-    const [planned] = jobPlan.result.objects as [Planned];
+    const planned = objectAt(jobPlan.result, 0);
     expect(planned).toMatchObject({
       kind: 'Job',
       namespace: NS,
