@@ -25,6 +25,13 @@ export function withQuery(path: string, query: Query = {}): string {
   return text === '' ? path : `${path}?${text}`;
 }
 
+/** What the server said: the error body's message, else the start of the text. */
+export function serverMessage(answer: Answer): string {
+  return isRecord(answer.json) && typeof answer.json.message === 'string'
+    ? answer.json.message
+    : answer.text.slice(0, 300);
+}
+
 /** The cause of a fetch that got no answer, as Node words it (ECONNREFUSED, ENOTFOUND, ...). */
 export function unreachable(server: string, error: unknown): CliError {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
@@ -94,10 +101,7 @@ export class ApiClient {
 
   /** The error for an answer that is not what was asked for, named by its status. */
   failure(method: string, path: string, answer: Answer): CliError {
-    const message =
-      isRecord(answer.json) && typeof answer.json.message === 'string'
-        ? answer.json.message
-        : answer.text.slice(0, 300);
+    const message = serverMessage(answer);
     const where = `${this.server}${path.split('?')[0]}`;
     switch (answer.status) {
       case 401:

@@ -1,6 +1,6 @@
 // What the client commands share: the contexts file, which server and token to use, the HTTP client
 // with its named failures, the GET /watch follower and the follower of one record until it ends.
-export { type Answer, ApiClient, type Query, unreachable, withQuery } from './api-client.ts';
+export { type Answer, ApiClient, type Query, serverMessage, unreachable, withQuery } from './api-client.ts';
 export { CLI_ERROR_CODES, CliError, type CliErrorCode } from './cli-error.ts';
 export {
   type Connection,

@@ -11,6 +11,7 @@ import {
   CliError,
   CONNECTION_HELP,
   CONNECTION_OPTIONS,
+  serverMessage,
   withClient,
 } from '../client/index.ts';
 import type { CommandSpec } from '../command-line/index.ts';
@@ -20,23 +21,15 @@ const POLL_MS = 1000;
 
 const startedSchema = z.looseObject({ id: z.string(), resourceUri: z.string() });
 
-function message(json: unknown, text: string): string {
-  const parsed = z.object({ message: z.string() }).safeParse(json);
-  return parsed.success ? parsed.data.message : text.slice(0, 2000);
-}
-
 export async function applyPlan(id: string, wait: boolean, client: ApiClient, io: CliIo): Promise<number> {
   const path = `/plans/${encodeURIComponent(id)}/apply`;
   const answer = await client.send('POST', path);
   if (answer.status === 409)
-    throw new CliError(
-      'REQUEST_FAILED',
-      `plan ${id} was not applied (409): ${message(answer.json, answer.text)}`,
-    );
+    throw new CliError('REQUEST_FAILED', `plan ${id} was not applied (409): ${serverMessage(answer)}`);
   if (answer.status === 410)
     throw new CliError(
       'REQUEST_FAILED',
-      `plan ${id} expired (410): ${message(answer.json, answer.text)}; plan again (cloudctl plan -f FILE, or cloudctl deploy -f FILE --plan) and apply the new plan`,
+      `plan ${id} expired (410): ${serverMessage(answer)}; plan again (cloudctl plan -f FILE, or cloudctl deploy -f FILE --plan) and apply the new plan`,
     );
   if (answer.status < 200 || answer.status > 299) throw client.failure('POST', path, answer);
   const started = client.parsed('POST', path, startedSchema, answer.json);
