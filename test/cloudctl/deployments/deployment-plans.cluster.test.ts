@@ -19,6 +19,8 @@ import { WebhookReceiver } from './webhook-receiver.ts';
 const NS = 'deploy-plans';
 const ACCOUNT = 'deploy-plans';
 const IMAGE_PATH = 'spec.template.spec.containers[0].image';
+/** Plans expire soon here, so an approval's plan is seen to expire and be made again. */
+const PLAN_EXPIRY_SECONDS = 40;
 const TOKENS = { agent: 'agent-token-plans-3e9d', ops: 'ops-token-plans-7a21', dev: 'dev-token-plans-c45b' };
 
 let dir: string;
@@ -163,6 +165,7 @@ beforeAll(async () => {
   receiver = await WebhookReceiver.start();
   system = await TestSystem.startCloudctl({
     dir,
+    config: `plans:\n  expireAfterSeconds: ${PLAN_EXPIRY_SECONDS}\n`,
     agent: { id: 'plans-agent', token: TOKENS.agent },
     users: [
       { name: 'olga', token: TOKENS.ops, roles: ['ops'] },
@@ -291,4 +294,31 @@ describe('plans in the deployment service', () => {
     expect(done.status, JSON.stringify(done)).toBe('SUCCEEDED');
     expect(await versions()).toContain(replicaSet.name);
   });
+
+  it("makes an approval's plan again when it expires while the approval waits; approving applies the new one", async () => {
+    const id = await submit(deploymentFile('potato:5', 'approval'));
+    const first = await planOfStep(id, 'beforeDeployment[0]');
+    const renewed = await until(
+      id,
+      'a new plan after the first expired',
+      (v) => {
+        const gate = step(v, 'beforeDeployment[0]');
+        return gate.planId !== undefined && gate.planId !== first.id;
+      },
+      (PLAN_EXPIRY_SECONDS + 60) * 1000,
+    );
+    const gate = step(renewed, 'beforeDeployment[0]');
+    expect(gate.status).toBe('RUNNING');
+    expect((await ops.get(`/plans/${first.id}`)).body.state).toBe('expired');
+    const current = planSchema.parse((await ops.get(gate.planUri ?? '')).body);
+    expect(current.state).toBe('planned');
+    const replicaSet = planned(current, 'ReplicaSet');
+    expect(replicaSet.name).toBe(planned(first, 'ReplicaSet').name);
+
+    expect((await ops.post(`/deployments/${id}/approve`, {})).status).toBe(200);
+    const done = await until(id, 'the end', (v) => v.status !== 'RUNNING');
+    expect(done.status, JSON.stringify(done)).toBe('SUCCEEDED');
+    expect(step(done, 'beforeDeployment[0]').message).toContain(`(plan ${current.id})`);
+    expect(await versions()).toContain(replicaSet.name);
+  }, 180_000);
 });
