@@ -5,20 +5,7 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/index.ts';
 import { defineRoute, errorBodySchema, HttpError, type Route } from '../http/index.ts';
-import type { AgentRegistry } from './agent-registry.ts';
-import type { AgentStore } from './agent-store.ts';
-import type { SessionFinder } from './session-finder.ts';
-import { handOverStaticAccounts } from './static-account-handover.ts';
-
-export interface AgentRetirementDeps {
-  store: { agents: AgentStore };
-  registry: Pick<AgentRegistry, 'newestSessions'>;
-  now: () => Date;
-  /** Whether the agent has a session on any replica. */
-  sessions: Pick<SessionFinder, 'isConnected'>;
-  /** Evicts what is cached of accounts that left. */
-  accountsDropped: (accounts: readonly string[]) => Promise<void>;
-}
+import { AgentConnectedError, type AgentRetirementDeps, retireAgent } from './agent-retirement.ts';
 
 const retiredSchema = z
   .object({
@@ -54,18 +41,11 @@ export function agentRetirementRoute(deps: AgentRetirementDeps): Route {
     handler: async ({ params, user }) => {
       requireAdmin(user);
       const { agentId } = params;
-      if (await deps.sessions.isConnected(agentId)) {
-        throw new HttpError(
-          'CONFLICT',
-          `agent ${agentId} is connected: stop it (uninstall it) first; a connected agent's next hello would bring its accounts back`,
-        );
-      }
-      const accounts = await deps.store.agents.retire(agentId);
+      const accounts = await retireAgent(agentId, deps).catch((error: unknown) => {
+        if (error instanceof AgentConnectedError) throw new HttpError('CONFLICT', error.message);
+        throw error;
+      });
       if (accounts === undefined) throw new HttpError('NOT_FOUND', `no agent ${agentId} is recorded`);
-      const { registry, store, now } = deps;
-      await deps.accountsDropped(
-        await handOverStaticAccounts(accounts, agentId, { registry, agents: store.agents, now: now() }),
-      );
       return { agentId, accounts };
     },
   });

@@ -94,8 +94,13 @@ export class AgentStore {
     await this.#db.updateTable('agents').set({ last_heartbeat_at: now }).where('id', '=', agentId).execute();
   }
 
-  async disconnected(agentId: string): Promise<void> {
-    await this.#db.updateTable('agents').set({ connected: false }).where('id', '=', agentId).execute();
+  /** The agent's last session ended: it was last heard from now (what the idle retirement ages). */
+  async disconnected(agentId: string, now: Date): Promise<void> {
+    await this.#db
+      .updateTable('agents')
+      .set({ connected: false, last_heartbeat_at: now })
+      .where('id', '=', agentId)
+      .execute();
   }
 
   /** Records the status the agent reports; false when the account is not the agent's. */

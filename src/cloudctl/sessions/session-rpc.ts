@@ -159,7 +159,7 @@ class SessionStream {
       .catch((error: unknown) => this.#log.error({ err: error }, 'cannot hand over what the session held'));
     if (!deps.registry.isConnected(this.#agentId)) {
       deps.store.agents
-        .disconnected(this.#agentId)
+        .disconnected(this.#agentId, deps.now())
         .catch((error: unknown) => this.#log.error({ err: error }, 'cannot record agent disconnect'));
     }
   }

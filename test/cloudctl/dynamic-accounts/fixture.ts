@@ -114,9 +114,11 @@ export class DynamicFixture {
     this.olaf = apiClient(cp.url, USERS.ops.token);
   }
 
-  static async start(): Promise<DynamicFixture> {
+  /** cloudctl knowing the test agents; `config` adds to (or overrides) its configuration. */
+  static async start(config: Record<string, unknown> = {}): Promise<DynamicFixture> {
     const cp = await startTestControlPlane({
       agents: AGENTS.map((id) => ({ id, tokenHash: hashToken(tokenOf(id)) })),
+      ...config,
     });
     return new DynamicFixture(cp);
   }

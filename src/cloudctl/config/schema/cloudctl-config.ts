@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { secretsSchema } from '../../../secrets/index.ts';
 import { accountsSchema } from './accounts.ts';
+import { agentRetirementSchema } from './agent-retirement.ts';
 import { agentsSchema } from './agents.ts';
 import { authSchema } from './auth.ts';
 import { databaseSchema } from './database.ts';
@@ -21,6 +22,7 @@ export const cloudctlConfigSchema = z.strictObject({
   users: usersSchema,
   auth: authSchema.prefault({}),
   agents: agentsSchema,
+  agentRetirement: agentRetirementSchema.prefault({}),
   accounts: accountsSchema,
   database: databaseSchema.prefault({}),
   operations: operationsSchema.prefault({}),
