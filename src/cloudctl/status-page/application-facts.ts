@@ -6,7 +6,9 @@
 // from the objects as cached. Only accounts the user may read; `writable` says where actions apply.
 // A pod's CPU and memory are its latest metrics in the store (an account with `metrics: true`), read
 // with the page: GET /watch's events carry no metrics, so they change when the page draws its
-// sections again, not in place.
+// sections again, not in place. An object cloudctl deployed that another field manager changed since
+// carries its drift, as the cache keeps it.
+import type { Drift } from '../../contract/index.ts';
 import type { CacheStore } from '../caching/index.ts';
 import { type ManifestStatus, manifestStatus } from '../manifests/index.ts';
 import {
@@ -40,6 +42,8 @@ export interface ObjectFacts {
   name: string;
   /** Null when the cache does not hold the object's body (yet). */
   status: ManifestStatus | null;
+  /** What other field managers changed since cloudctl deployed it; null: nothing (or not deployed by it). */
+  drift: Drift | null;
 }
 
 export interface PodFacts extends ObjectFacts {
@@ -107,6 +111,7 @@ export function healthMessage(status: ManifestStatus | null): string | null {
 interface Body {
   status: ManifestStatus | null;
   figures: ObjectFigures;
+  drift: Drift | null;
 }
 
 /** The objects' bodies from the cache, in a few reads for all of them, by key: status and figures. */
@@ -121,6 +126,7 @@ async function bodies(cache: Pick<CacheStore, 'objects'>, objects: readonly Inde
     found.set(indexKey(o), {
       status: manifestStatus(o.group, o.kind, cached.body),
       figures: objectFigures(o.group, o.kind, cached.body),
+      drift: cached.drift,
     });
   }
   return found;
@@ -153,6 +159,7 @@ function workload(o: IndexedObject, body: Body | undefined): WorkloadFacts {
     kind: o.spinnakerKind,
     name: o.name,
     status: body?.status ?? null,
+    drift: body?.drift ?? null,
     replicas: body?.figures.replicas ?? noReplicas(o.summary.desired ?? 0),
     images: o.summary.images ?? [],
   };
@@ -180,6 +187,7 @@ function version(
         kind: pod.spinnakerKind,
         name: pod.name,
         status: body?.status ?? null,
+        drift: body?.drift ?? null,
         phase: instance.phase,
         ready: instance.ready,
         restarts: body?.figures.restarts ?? null,

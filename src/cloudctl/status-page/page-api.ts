@@ -17,6 +17,7 @@ export const PAGE_API_ROUTES: readonly string[] = [
   'POST /ops',
   'GET /task/:id',
   'GET /manifests/:account/:location/:name',
+  'POST /manifests/:account/:location/:name/reapply',
   'GET /instances/:account/:region/:id/console',
   'GET /applications/:application/serverGroups/:account/:region/:name',
 ];

@@ -7,6 +7,8 @@
 // Nothing polls. Every text the script writes goes through textContent.
 // Actions: a button asks for confirmation in a dialog saying what it will do, posts the Spinnaker
 // operation to /status/api/ops, and shows its task's events from the same feed until it completes.
+// Re-apply of a drifted object asks the same way, posts to its copy of the manifest's reapply route
+// and opens the plan it answers. A `drift` event draws the sections again (the note is the server's).
 (() => {
   const main = document.querySelector('main[data-watch]');
   const state = document.getElementById('live-state');
@@ -122,6 +124,9 @@
       if (e.figures?.node !== undefined) setText(row, 'node', e.figures.node);
     }
     if (row.dataset.role === 'version') refreshTraffic(row, e);
+    // A drift begun or ended (a redeploy clears it): the note and its button are drawn by the server.
+    const drifting = row.querySelector('[data-drift]') !== null;
+    if (e.drift !== undefined && (e.drift !== null) !== drifting) resectionSoon();
   }
 
   function onObject(e) {
@@ -187,19 +192,32 @@
     '<form method="dialog"><p class="says"></p><label class="replicas" hidden>Replicas <input name="replicas" type="number" min="0" step="1"></label><p class="notice" role="alert" hidden></p><menu><button value="cancel" type="submit">Cancel</button> <button value="confirm" type="submit" class="confirm">Confirm</button></menu></form>';
   document.body.append(dialog);
 
-  async function run(button) {
-    const fields = button.dataset.fields ? JSON.parse(button.dataset.fields) : {};
-    const scale = button.dataset.operation === 'scaleManifest';
-    dialog.querySelector('.says').textContent = button.dataset.says;
+  /** Asks in the dialog; true once confirmed. `replicasAsked`: the scale's field, filled in. */
+  async function confirmed(says, replicasAsked) {
+    dialog.querySelector('.says').textContent = says;
     const replicas = dialog.querySelector('.replicas');
-    replicas.hidden = !scale;
-    if (scale) replicas.querySelector('input').value = String(fields.replicas ?? 1);
+    replicas.hidden = replicasAsked === undefined;
+    if (replicasAsked !== undefined) replicas.querySelector('input').value = String(replicasAsked);
     dialog.querySelector('.notice').hidden = true;
     dialog.returnValue = '';
     dialog.showModal();
     await new Promise((resolve) => dialog.addEventListener('close', resolve, { once: true }));
-    if (dialog.returnValue !== 'confirm') return;
-    if (scale) fields.replicas = Number(replicas.querySelector('input').value);
+    return dialog.returnValue === 'confirm';
+  }
+
+  const refused = (says, error) => {
+    const line = document.createElement('p');
+    line.className = 'task-line';
+    line.dataset.outcome = 'refused';
+    line.textContent = `${says} Refused: ${error.message}`;
+    progress.append(line);
+  };
+
+  async function run(button) {
+    const fields = button.dataset.fields ? JSON.parse(button.dataset.fields) : {};
+    const scale = button.dataset.operation === 'scaleManifest';
+    if (!(await confirmed(button.dataset.says, scale ? (fields.replicas ?? 1) : undefined))) return;
+    if (scale) fields.replicas = Number(dialog.querySelector('.replicas input').value);
     const { account, location, manifest } = button.dataset;
     const operation = { account, location, manifestName: manifest, cloudProvider: 'orchestrator', ...fields };
     try {
@@ -211,11 +229,26 @@
       const started = await json(response);
       followTask(started.id, button.dataset.says);
     } catch (error) {
-      const line = document.createElement('p');
-      line.className = 'task-line';
-      line.dataset.outcome = 'refused';
-      line.textContent = `${button.dataset.says} Refused: ${error.message}`;
-      progress.append(line);
+      refused(button.dataset.says, error);
+    }
+  }
+
+  /** Re-apply of a drifted object: the API plans its recorded manifest; the plan's page shows it. */
+  async function reapply(button) {
+    if (!(await confirmed(button.dataset.says))) return;
+    const { account, location, manifest } = button.dataset;
+    const path = [account, location, manifest].map(encodeURIComponent).join('/');
+    try {
+      const plan = await json(
+        await fetch(`${API}/manifests/${path}/reapply`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: '{}',
+        }),
+      );
+      window.location.assign(`/status/plans/${encodeURIComponent(plan.id)}`);
+    } catch (error) {
+      refused(button.dataset.says, error);
     }
   }
 
@@ -280,6 +313,8 @@
   document.addEventListener('click', (event) => {
     const action = event.target.closest('button.action');
     if (action !== null) return void run(action);
+    const again = event.target.closest('button[data-reapply]');
+    if (again !== null) return void reapply(again);
     const selected = event.target.closest('button[data-select]');
     if (selected !== null) void select(selected);
   });
@@ -295,6 +330,7 @@
     onTask(JSON.parse(m.data).task);
   });
   feed.addEventListener('reset', resectionSoon);
+  feed.addEventListener('drift', resectionSoon);
   feed.addEventListener('closed', (m) => {
     const { reason, message } = JSON.parse(m.data);
     if (reason === 'UNAUTHENTICATED') {

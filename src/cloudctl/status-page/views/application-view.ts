@@ -2,7 +2,8 @@
 // groups) newest first with replicas, images, status and traffic, and their pods with phase,
 // readiness, restarts, node, CPU and memory. Every row carries its object's key, so the page's script updates it
 // in place from GET /watch; selecting a name shows its manifest, events and artifacts (a pod's, its
-// logs too). Actions where the user has WRITE. Needs READ on an account the application runs in.
+// logs too). Actions where the user has WRITE. A manager or version that drifted from what cloudctl
+// deployed says so beside its name (drift-note.ts). Needs READ on an account the application runs in.
 import { z } from 'zod';
 import {
   type ApplicationFacts,
@@ -17,6 +18,7 @@ import {
 } from '../application-facts.ts';
 import { type HtmlValue, html, type SafeHtml } from '../safe-html.ts';
 import { defineView, type Section } from '../status-view.ts';
+import { driftNote } from './drift-note.ts';
 import { badge, emptyState } from './table.ts';
 import { actionCell } from './workload-actions.ts';
 
@@ -44,29 +46,34 @@ function head(columns: readonly string[]): SafeHtml {
   return html`<thead><tr>${columns.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>`;
 }
 
-function managersTable(cluster: ClusterFacts, writable: ReadonlySet<string>): HtmlValue {
+function managersTable(cluster: ClusterFacts, writable: ReadonlySet<string>, now: Date): HtmlValue {
   if (cluster.managers.length === 0) return '';
   const rows = cluster.managers.map(
     (m) =>
-      html`<tr data-key="${m.key}" data-role="manager"><td>${selectButton(m, `${m.kind} ${m.name}`)}</td><td>${replicasCell(m)}</td><td>${statusCell(m)}</td><td>${actionCell(m, writable, { managed: false })}</td></tr>`,
+      html`<tr data-key="${m.key}" data-role="manager"><td>${selectButton(m, `${m.kind} ${m.name}`)}${driftNote(m, writable, now)}</td><td>${replicasCell(m)}</td><td>${statusCell(m)}</td><td>${actionCell(m, writable, { managed: false })}</td></tr>`,
   );
   return html`<div class="scroll"><table class="managers">${head(['Manager', 'Ready', 'Status', 'Actions'])}<tbody>${rows}</tbody></table></div>`;
 }
 
-export function versionRow(v: VersionFacts, managed: boolean, writable: ReadonlySet<string>): SafeHtml {
-  return html`<tr data-key="${v.key}" data-role="version"><td>${selectButton(v, versionLabel(v))}</td><td>${replicasCell(v)}</td><td class="images">${v.images.map((i) => html`<code>${i}</code> `)}</td><td>${statusCell(v)}</td><td>${trafficCell(v)}</td><td>${actionCell(v, writable, { managed, traffic: v.traffic })}</td></tr>`;
+export function versionRow(
+  v: VersionFacts,
+  managed: boolean,
+  writable: ReadonlySet<string>,
+  now: Date,
+): SafeHtml {
+  return html`<tr data-key="${v.key}" data-role="version"><td>${selectButton(v, versionLabel(v))}${driftNote(v, writable, now)}</td><td>${replicasCell(v)}</td><td class="images">${v.images.map((i) => html`<code>${i}</code> `)}</td><td>${statusCell(v)}</td><td>${trafficCell(v)}</td><td>${actionCell(v, writable, { managed, traffic: v.traffic })}</td></tr>`;
 }
 
 export function podRow(p: PodFacts, version: VersionFacts): SafeHtml {
   return html`<tr data-key="${p.key}" data-role="pod" data-owner="${version.key}"><td>${selectButton(p, p.name)}</td><td>${version.sequence === null ? version.name : `v${String(version.sequence).padStart(3, '0')}`}</td><td><span data-cell="phase">${p.phase}</span></td><td><span data-cell="ready">${p.ready ? 'ready' : 'not ready'}</span></td><td><span data-cell="restarts">${p.restarts ?? '—'}</span></td><td><span data-cell="node">${p.node ?? '—'}</span></td><td><span data-cell="cpu">${p.cpu ?? '—'}</span></td><td><span data-cell="memory">${p.memory ?? '—'}</span></td></tr>`;
 }
 
-function clusterBody(cluster: ClusterFacts, writable: ReadonlySet<string>): SafeHtml {
+function clusterBody(cluster: ClusterFacts, writable: ReadonlySet<string>, now: Date): SafeHtml {
   const managed = cluster.managers.length > 0;
-  const versions = cluster.versions.map((v) => versionRow(v, managed, writable));
+  const versions = cluster.versions.map((v) => versionRow(v, managed, writable, now));
   const pods = cluster.versions.flatMap((v) => v.pods.map((p) => podRow(p, v)));
   return html`<div class="cluster" data-cluster="${cluster.account}/${cluster.name}" data-managed="${managed}">
-${managersTable(cluster, writable)}
+${managersTable(cluster, writable, now)}
 <h3>Versions</h3>
 <div class="scroll"><table class="versions">${head(['Version', 'Ready', 'Images', 'Status', 'Traffic', 'Actions'])}<tbody data-rows="versions">${versions}</tbody></table></div>
 <h3>Pods</h3>
@@ -74,7 +81,7 @@ ${managersTable(cluster, writable)}
 </div>`;
 }
 
-export function applicationSections(facts: ApplicationFacts): Section[] {
+export function applicationSections(facts: ApplicationFacts, now: Date): Section[] {
   if (facts.clusters.length === 0)
     return [
       {
@@ -89,7 +96,7 @@ export function applicationSections(facts: ApplicationFacts): Section[] {
   return facts.clusters.map((c) => ({
     id: `cluster:${c.account}/${c.name}`,
     title: `${c.name} · ${c.account}`,
-    body: clusterBody(c, facts.writable),
+    body: clusterBody(c, facts.writable, now),
   }));
 }
 
@@ -99,6 +106,6 @@ export const applicationView = defineView({
   watch: (params) => ({ application: params.application }),
   async render(context, params) {
     const facts = await applicationFacts(context, params.application);
-    return { title: `Application ${facts.name}`, sections: applicationSections(facts) };
+    return { title: `Application ${facts.name}`, sections: applicationSections(facts, context.now) };
   },
 });
