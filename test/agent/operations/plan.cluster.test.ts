@@ -128,7 +128,9 @@ beforeAll(async () => {
   const noSecretDelete = await accountCluster(
     tokenKubeconfig(shared.server, shared.caFile, await tokenWithoutSecretDelete()),
   );
-  executor = executorFor({ test: cluster, ssa: ssaCluster, noSecretDelete }).executor;
+  // An account that may write to the test namespace only (the account's `namespaces`).
+  const narrow = { ...cluster, account: { ...cluster.account, namespaces: [NS] } };
+  executor = executorFor({ test: cluster, ssa: ssaCluster, noSecretDelete, narrow }).executor;
 });
 
 afterAll(async () => {
@@ -315,6 +317,23 @@ describe('plan', () => {
     ]);
     expect(result.objects[1]?.unknown.join()).toContain('Namespace plan-test-new');
     expect(await getJson('/api/v1/namespaces/plan-test-new')).toBeUndefined();
+  });
+
+  it("refuses, in the plan, a manifest outside the account's namespaces, and still plans the others", async () => {
+    const { result } = await plan(
+      {
+        type: 'deploy',
+        payload: {
+          manifests: [configMap('elsewhere', { a: '1' }, 'default'), configMap('here', { a: '1' })],
+        },
+      },
+      'narrow',
+    );
+    expect(result.objects.map((o) => [o.namespace, o.action, o.dryRun.allowed])).toEqual([
+      ['default', 'create', false],
+      [NS, 'create', true],
+    ]);
+    expect(objectAt(result, 0).dryRun.message).toContain('wrongNamespace');
   });
 
   it('a ValidatingAdmissionPolicy that refuses the object shows as the dry run refused, with its message', async () => {
