@@ -311,7 +311,7 @@ describe('a deployment waiting for approval on the status page', () => {
     const replicaSet = api.operations.flatMap((o) => o.objects).find((o) => o.kind === 'ReplicaSet');
     expect(replicaSet?.diff).toContainEqual(expect.objectContaining({ path: IMAGE_PATH, after: 'potato:2' }));
 
-    await page.goto(`${cp.url}/status/deployments/${id}`);
+    await signIn(page, cp.url, USERS.ops.token, `/status/deployments/${id}`);
     const decision = page.locator('[data-approval="staging"]');
     const shown = decision.locator(`[data-plan="${planId}"]`);
     await shown.first().waitFor({ timeout: 15_000 });
@@ -325,6 +325,10 @@ describe('a deployment waiting for approval on the status page', () => {
       'potato:2',
     ]);
     expect(await decision.locator('button[data-action="approve"]').count()).toBe(1);
+    // The step itself links to its plan too, naming the step it plans.
+    expect(words(await page.locator(`[data-step-plan="${planId}"]`).textContent())).toBe(
+      `plan ${planId.slice(0, 8)} of staging/deploy`,
+    );
     await screenshot(page, 'deployment-plan');
 
     await Promise.all([page.waitForEvent('load'), page.click('button[data-action="approve"]')]);

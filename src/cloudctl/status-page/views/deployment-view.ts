@@ -136,7 +136,11 @@ function stepMessage(step: DeploymentView['targets'][number]['steps'][number]): 
   const until = step.status === 'RUNNING' ? at(step.until) : undefined;
   return html`${step.message === undefined ? '' : html`<div class="message">${step.message}</div>`}${
     until === undefined ? '' : html`<div class="muted">until ${formatTime(until)}</div>`
-  }${step.mdMessage === undefined ? '' : html`<div class="md message" data-md>${smallMarkdown(step.mdMessage)}</div>`}`;
+  }${step.mdMessage === undefined ? '' : html`<div class="md message" data-md>${smallMarkdown(step.mdMessage)}</div>`}${
+    step.planId === undefined
+      ? ''
+      : html`<div data-step-plan="${step.planId}"><a href="${planPage(step.planId)}">plan ${code(step.planId.slice(0, 8))}</a> <span class="muted">of ${step.plannedStep ?? 'the next step that writes'}</span></div>`
+  }`;
 }
 
 function targets(view: DeploymentView, now: Date): SafeHtml {
