@@ -660,6 +660,27 @@ describe('plan of scale, patch, rollout and runJob', () => {
     );
   });
 
+  it("plans an undo as the previous revision's pod template, sent as a dry run", async () => {
+    ok(await run('deploy', { manifests: [deployment('undo-plan', 'registry.example/web:1')] }));
+    await settled('undo-plan');
+    ok(await run('deploy', { manifests: [deployment('undo-plan', 'registry.example/web:2')] }));
+    const live = await settled('undo-plan');
+    expect(at(live, 'metadata', 'annotations', 'deployment.kubernetes.io/revision')).toBe('2');
+    const { result } = await plan({
+      type: 'rollout',
+      payload: { action: 'undo', kind: 'Deployment', namespace: NS, name: 'undo-plan' },
+    });
+    const object = objectAt(result, 0);
+    expect(object).toMatchObject({ action: 'update', dryRun: { allowed: true } });
+    const image = ['spec', 'template', 'spec', 'containers', 0, 'image'];
+    expect(at(object.live, ...image)).toBe('registry.example/web:2');
+    expect(at(object.planned, ...image)).toBe('registry.example/web:1');
+    expect(await getJson(`/apis/apps/v1/namespaces/${NS}/deployments/undo-plan`)).toHaveProperty(
+      'metadata.resourceVersion',
+      at(live, 'metadata', 'resourceVersion'),
+    );
+  });
+
   it('a custom resource whose CRD the same deploy creates is planned from the CRD, not dry-run', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',
