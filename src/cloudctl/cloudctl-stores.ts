@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { CacheStore, KindResolver } from './caching/index.ts';
 import { CredentialStore } from './credentials/index.ts';
 import { DeploymentStore } from './deployments/index.ts';
+import { DeployedManifestStore } from './drift/index.ts';
 import { DynamicAccountStore } from './dynamic-accounts/index.ts';
 import type { Feature } from './feature.ts';
 import { CLOUDCTL_MIGRATIONS, type CloudctlDatabase } from './migrations.ts';
@@ -33,6 +34,8 @@ export interface CloudctlStores {
   credentials: CredentialStore;
   /** Deployments, their progress, and the approvals and callbacks they wait for. */
   deployments: DeploymentStore;
+  /** What cloudctl last deployed of each object (tasks record it, re-apply reads it). */
+  deployed: DeployedManifestStore;
   /** Accounts registered for migration to agents, and which agents hold them. */
   dynamicAccounts: DynamicAccountStore;
   /** OAuth client credentials and the access tokens issued to them. */
@@ -80,6 +83,7 @@ export async function openStores(
     cache: new CacheStore(db, options.readIndex ? new ReadIndex() : undefined, watchSignal),
     credentials: new CredentialStore(db, accountChanges),
     deployments: new DeploymentStore(db, watchSignal),
+    deployed: new DeployedManifestStore(db),
     dynamicAccounts: new DynamicAccountStore(db),
     oauth: new OAuthStore(db),
     operations: new OperationStore(db),

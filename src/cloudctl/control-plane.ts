@@ -24,6 +24,7 @@ import {
 } from './credentials/index.ts';
 import { databaseTarget } from './database-target.ts';
 import { deploymentsFeature } from './deployments/index.ts';
+import { driftFeature } from './drift/index.ts';
 import { type AccountPlacement, dynamicAccountsFeature } from './dynamic-accounts/index.ts';
 import { type ExternalAddress, externalAddress } from './external-address.ts';
 import { routesOf, servicesOf, startFeatures, stopOnFailure } from './feature.ts';
@@ -199,6 +200,7 @@ export async function startControlPlane(
       retireAfterSeconds: config.agentRetirement.notSeenForSeconds,
     }),
     manifestsFeature({ stores, guard, operations }),
+    driftFeature({ stores, guard, planner: plans.planner }),
     readModelFeature({ stores, guard, operations }),
     credentialsFeature({ store: stores, directory, now, changed: credentialsChanged(placement) }),
     oauth,

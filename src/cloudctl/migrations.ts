@@ -14,6 +14,7 @@ import {
   credentialsMigration,
 } from './credentials/index.ts';
 import { type DeploymentTables, deploymentsMigration } from './deployments/index.ts';
+import { type DriftTables, deployedManifestsMigration } from './drift/index.ts';
 import {
   type DynamicAccountTables,
   dynamicAccountClusterMigration,
@@ -43,6 +44,7 @@ export type CloudctlDatabase = SessionTables &
   OAuthTables &
   ReplicaTables &
   DeploymentTables &
+  DriftTables &
   WatchTables &
   PlanTables;
 
@@ -75,4 +77,5 @@ export const CLOUDCTL_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0017_plans': plansMigration,
   '0018_resource_drift': resourceDriftMigration,
   '0019_client_credentials': clientCredentialsMigration,
+  '0020_deployed_manifests': deployedManifestsMigration,
 };

@@ -32,7 +32,10 @@ export const driftingManagerSchema = z
     operation: z.string(),
     /** `scale` for `kubectl scale`; absent for the object itself. */
     subresource: z.string().optional(),
-    /** When it last wrote (RFC 3339, to the second, as Kubernetes keeps it); null when not recorded. */
+    /**
+     * When it last wrote (RFC 3339, to the second, as Kubernetes keeps it); null when not recorded
+     * (Kubernetes keeps no time for a write through the scale subresource).
+     */
     time: z.string().nullable(),
     /**
      * The paths it owns, as JSON paths from the object's root: `spec.replicas`,

@@ -5,8 +5,9 @@
 // content hash covers: spec, data, rules, ...) and
 //   - wrote after the agent's latest entry (Kubernetes keeps one entry per manager, operation and
 //     subresource, with the time of its last write), or
-//   - wrote in the same second (times are kept to the second) and owns a path the agent does not,
-//     which only a write after the agent's can take from it, or
+//   - wrote in the same second (times are kept to the second), or without a time (Kubernetes keeps
+//     none for writes through the scale subresource), and owns a path the agent does not: only a
+//     write after the agent's takes a field from it, or
 //   - the agent has no entry at all (its entries were cleared: every such manager is a stranger).
 // The check runs only for objects whose annotations hold the content-hash key, found in their bytes:
 // the watch's other objects (nearly all, at 50k objects a sync) pay one byte search of their
@@ -106,7 +107,7 @@ export function driftOf(entries: readonly unknown[]): Drift | undefined {
     const later =
       !agentSeen ||
       (time !== '' && agentTime !== undefined && time > agentTime) ||
-      (time === agentTime && paths.some((p) => !agentPaths.has(p)));
+      ((time === '' || time === agentTime) && paths.some((p) => !agentPaths.has(p)));
     if (!later) continue;
     const subresource = text(entry.subresource);
     managers.push({

@@ -7,7 +7,8 @@ import type { Drift, DriftingManager } from '../../contract/index.ts';
 export function driftSentence(m: DriftingManager): string {
   const more = m.morePaths === 0 ? '' : ` and ${m.morePaths} more path${m.morePaths === 1 ? '' : 's'}`;
   const by = m.subresource === undefined ? m.manager : `${m.manager} (${m.subresource})`;
-  const when = m.time === null ? '' : ` at ${m.time}`;
+  // Kubernetes keeps no time for a write through the scale subresource.
+  const when = m.time === null ? ' (when is not recorded)' : ` at ${m.time}`;
   return `${m.paths.join(', ')}${more} changed by ${by}${when}, after cloudctl deployed it`;
 }
 

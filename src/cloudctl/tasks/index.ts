@@ -1,6 +1,7 @@
 // Tasks: what POST /ops starts. Operations named as in the API we mirror are converted to agent
 // operations, run in order, and followed through GET /task/{id}, across cloudctl restarts.
 export { CONVERTERS, type KindResolver } from './converters/index.ts';
+export type { DeployRecords } from './deploy-records.ts';
 export {
   type OperationStepsDeps,
   operationsBodySchema,

@@ -15,6 +15,7 @@ import type { OperationDispatcher, OperationOutcome, OperationStore } from '../o
 import { LeaseSweeper, type MovableLeases } from '../replicas/index.ts';
 import type { AgentRegistry } from '../sessions/index.ts';
 import { CONVERTERS } from './converters/index.ts';
+import type { DeployRecords } from './deploy-records.ts';
 import type { StoredTask, TaskStep, TaskStore } from './task-store.ts';
 
 export const ORCHESTRATION = 'ORCHESTRATION';
@@ -35,7 +36,8 @@ interface Run {
 }
 
 export interface TaskRunnerDeps {
-  store: { tasks: TaskStore; operations: OperationStore };
+  /** `deployed`, where present, is told of each deploy step that succeeded (drift/ keeps them). */
+  store: { tasks: TaskStore; operations: OperationStore; deployed?: DeployRecords };
   dispatcher: OperationDispatcher;
   registry: AgentRegistry;
   logger: Logger;
@@ -248,6 +250,7 @@ export class TaskRunner {
       const converter = CONVERTERS.find((c) => c.name === step.name);
       const resultObject = converter?.resultObject(step.input, step, outcome.result);
       if (resultObject !== undefined) task.resultObjects.push(resultObject);
+      if (step.type === 'deploy') await this.#recordDeployed(step.account, step.payload.manifests);
       task.history.push({ phase: step.phase, status: `${step.name} succeeded` });
       task.nextStep = index + 1;
       // The last step's progress is saved with the task's completion, just below: one write less
@@ -280,6 +283,15 @@ export class TaskRunner {
     if (this.#resumed.has(task.id)) await this.#agentBack(step.account);
     const { type, payload, account } = step;
     return dispatcher.execute({ id: step.operationId, account, type, payload });
+  }
+
+  /** Tells what a deploy step applied; the task went well whatever the record does. */
+  async #recordDeployed(account: string, manifests: readonly unknown[]): Promise<void> {
+    await this.#deps.store.deployed
+      ?.deployed(account, manifests, this.#deps.now())
+      .catch((error: unknown) =>
+        this.#deps.logger.warn({ err: error, account }, 'cannot record the manifests a deploy applied'),
+      );
   }
 
   /** After a restart agents reconnect within seconds: give the account's agent that long to return. */

@@ -14,6 +14,7 @@ import { type LeaseStore, REPLICA_BEAT_MS, REPLICA_LEASE_MS } from '../replicas/
 import type { AgentRegistry } from '../sessions/index.ts';
 import { agentClusterReads } from './agent-cluster-reads.ts';
 import { clusterLookups } from './cluster-lookups.ts';
+import type { DeployRecords } from './deploy-records.ts';
 import { operationsToSteps, type StepsOf } from './operation-steps.ts';
 import { opsRoutes } from './ops-routes.ts';
 import { taskRecoveryRoutes } from './task-recovery-routes.ts';
@@ -31,6 +32,8 @@ export interface TasksFeatureDeps {
     /** What converters read of the cluster: objects from the cache, pods from the read model. */
     cache: Pick<CacheStore, 'object'>;
     readModel: Pick<ReadModel, 'find' | 'ownedBy'>;
+    /** Told of each deploy step that succeeded: what cloudctl deployed (drift/). */
+    deployed?: DeployRecords;
   };
   dispatcher: OperationDispatcher;
   registry: AgentRegistry;

@@ -108,6 +108,15 @@ describe('driftOf', () => {
     expect(driftOf([agentApply, sameSecondShared])).toBeUndefined();
   });
 
+  it('counts a manager without a time (a scale) when it took a path from the agent', () => {
+    const { time: _none, ...untimed } = kubectlScale;
+    expect(driftOf([agentApply, untimed])?.managers).toEqual([
+      expect.objectContaining({ manager: 'kubectl', time: null, paths: ['spec.replicas'] }),
+    ]);
+    const shared = { ...untimed, fieldsV1: agentApply.fieldsV1 };
+    expect(driftOf([agentApply, shared])).toBeUndefined();
+  });
+
   it('lists at most 20 paths and counts the rest', () => {
     const many = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`f:key${i}`, {}]));
     const editor = { ...kubectlScale, fieldsV1: { 'f:data': many } };

@@ -149,6 +149,8 @@ describe('POST /ops', () => {
         'artifact.spinnaker.io/name': 'web',
         'artifact.spinnaker.io/type': 'orchestrator/deployment',
         'artifact.spinnaker.io/location': 'team-a',
+        // Every object cloudctl deploys carries the hash of its content: the mark drift is read by.
+        'deploy.vendor.io/content-hash': expect.stringMatching(/^[0-9a-f]{64}$/),
       },
       labels: { 'app.kubernetes.io/name': 'web', 'app.kubernetes.io/managed-by': 'spinnaker' },
     });

@@ -129,15 +129,15 @@ function withSourceCapacity(manifest: Manifest, found: Found | undefined): Manif
 }
 
 /**
- * The bound manifest, sized, named and given Spinnaker's metadata; a version also carries the hash of
- * its final content (what the next deploy compares with, as clouddriver compares the last-applied).
+ * The bound manifest, sized, named and given Spinnaker's metadata, and the hash of its final content:
+ * what the next deploy of a version compares with (as clouddriver compares the last-applied), and on
+ * every object the mark of one cloudctl deployed (the agent summarises its drift).
  */
 function finish(
   manifest: Manifest,
   request: DeployRequest,
   artifact: Artifact,
   found: Found | undefined,
-  versioned: boolean,
 ): ManifestObject {
   const base = manifest.metadata.name ?? manifest.metadata.generateName ?? '';
   const kind = spinnakerKind(manifest.apiVersion, manifest.kind);
@@ -164,7 +164,6 @@ function finish(
   const named = withSpinnakerMetadata(sized, moniker, deployed, {
     skipSpecTemplateLabels: request.skipSpecTemplateLabels,
   });
-  if (!versioned) return named;
   const annotations = { ...named.metadata.annotations, [CONTENT_HASH_ANNOTATION]: contentHash(named) };
   return { ...named, metadata: { ...named.metadata, annotations } };
 }
@@ -220,7 +219,7 @@ export async function planDeploy(request: DeployRequest, context: ConverterConte
     const artifact = bound.createdArtifacts[i];
     if (artifact === undefined) throw new Error(`no created artifact for manifest ${i}`);
     const seen = found.get(keyOf(m));
-    return finish(m, request, artifact, seen, seen?.versioned === true);
+    return finish(m, request, artifact, seen);
   });
   return { manifests, boundArtifacts: bound.boundArtifacts, createdArtifacts: bound.createdArtifacts };
 }
