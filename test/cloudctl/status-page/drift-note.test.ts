@@ -63,7 +63,7 @@ describe('a drifted object on the applications view', () => {
     expect(await page.locator('[data-drift]').getAttribute('data-drift')).toBe('kubectl kubectl-edit');
     expect((await page.locator('[data-drift] li').allTextContents()).map(words)).toEqual([
       'spec.replicas changed by kubectl (scale) 2 min 0 s ago',
-      'spec.template.spec.containers[name=web].image, spec.template.metadata.labels["<b>x</b>"] and 3 more changed by kubectl-edit',
+      'spec.template.spec.containers[name=web].image, spec.template.metadata.labels["<b>x</b>"] and 3 more changed by kubectl-edit (when is not recorded)',
     ]);
     expect(words(await page.locator('[data-drift]').textContent())).toMatch(
       /^⚠ Drifted from what cloudctl deployed:/,

@@ -16,7 +16,7 @@ function managerWords(m: DriftingManager): string {
 
 function managerLine(m: DriftingManager, now: Date): SafeHtml {
   const more = m.morePaths > 0 ? ` and ${m.morePaths} more` : '';
-  return html`<li data-manager="${m.manager}">${m.paths.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`)}${more} changed by <strong>${managerWords(m)}</strong> ${m.time === null ? '' : timeAgo(new Date(m.time), now)}</li>`;
+  return html`<li data-manager="${m.manager}">${m.paths.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`)}${more} changed by <strong>${managerWords(m)}</strong> ${m.time === null ? html`<span class="muted">(when is not recorded)</span>` : timeAgo(new Date(m.time), now)}</li>`;
 }
 
 function reapplyButton(o: ObjectFacts, drift: Drift): SafeHtml {
