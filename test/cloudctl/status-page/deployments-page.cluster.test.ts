@@ -253,7 +253,7 @@ describe('the deployments view of the status page', () => {
       expect(other.status).toBe(200);
       expect(await other.page.locator('[data-approval="staging"]').count()).toBe(1);
       expect(await other.page.locator('main form').count()).toBe(0);
-      expect(await other.page.locator('[data-approval] .muted').textContent()).toMatch(
+      expect(await other.page.locator('[data-approval] [data-may-not-decide]').textContent()).toMatch(
         /^You may not decide it/,
       );
       await other.page.close();

@@ -117,7 +117,7 @@ ${
 <button type="submit" data-action="approve">Approve</button>
 <button type="submit" formaction="${action}/reject" data-action="reject">Reject</button>
 </form>`
-    : html`<p class="muted">You may not decide it: that needs WRITE on account ${target.account}${roles.length > 0 ? ` and one of the roles ${roles.join(', ')}` : ''}.</p>`
+    : html`<p class="muted" data-may-not-decide>You may not decide it: that needs WRITE on account ${target.account}${roles.length > 0 ? ` and one of the roles ${roles.join(', ')}` : ''}.</p>`
 }
 </div>`;
   });
