@@ -127,12 +127,12 @@ export function driftOf(entries: readonly unknown[]): Drift | undefined {
  * an object that does not carry the content-hash annotation or has no managedFields.
  */
 export function driftInBytes(bytes: Buffer, head: ObjectHead): Drift | undefined {
-  const { annotations, managedFields } = head;
-  if (annotations === undefined || managedFields === undefined) return undefined;
-  if (bytes.subarray(annotations.start, annotations.end).indexOf(HASH_KEY) < 0) return undefined;
+  const { annotationsStart, annotationsEnd, managedFields } = head;
+  if (annotationsStart < 0 || managedFields === undefined) return undefined;
+  if (bytes.subarray(annotationsStart, annotationsEnd).indexOf(HASH_KEY) < 0) return undefined;
   let entries: unknown;
   try {
-    entries = JSON.parse(bytes.subarray(managedFields.value.start, managedFields.value.end).toString('utf8'));
+    entries = JSON.parse(bytes.subarray(managedFields.valueStart, managedFields.valueEnd).toString('utf8'));
   } catch {
     return undefined;
   }
