@@ -363,7 +363,7 @@ strategies:
         - setWeight: {weight: 10}
           pause: {untilApproved: true}
         - {}
-        - analysis: {interval: 30, units: seconds}
+        - analysis: {interval: 30, units: seconds, queries: [restarts]}
     blueGreen:
       activeService: web
       previewService: web
@@ -373,9 +373,8 @@ strategies:
     expect(problems).toEqual([
       `${file}:5:5: error: manifests[0]: a manifest has 'path' or 'inline', not both`,
       `${file}:9:5: error: strategies.both: a strategy has exactly one of 'canary', 'blueGreen', found 'canary' and 'blueGreen'`,
-      `${file}:11:11: error: strategies.both.canary.steps[0]: a canary step has exactly one of 'setWeight', 'pause', 'runWebhook', found 'setWeight' and 'pause'`,
-      `${file}:13:11: error: strategies.both.canary.steps[1]: a canary step needs one of 'setWeight', 'pause', 'runWebhook', found none`,
-      `${file}:14:11: error: strategies.both.canary.steps[2].analysis: unknown key 'analysis': metric analysis (analysis steps and the analysis section) is not supported`,
+      `${file}:11:11: error: strategies.both.canary.steps[0]: a canary step has exactly one of 'setWeight', 'pause', 'runWebhook', 'analysis', found 'setWeight' and 'pause'`,
+      `${file}:13:11: error: strategies.both.canary.steps[1]: a canary step needs one of 'setWeight', 'pause', 'runWebhook', 'analysis', found none`,
       `${file}:17:23: error: strategies.both.blueGreen.previewService: previewService must differ from activeService ('web')`,
     ]);
   });

@@ -2,12 +2,13 @@
 // `redirectTrafficAfter` steps run in parallel and must all pass before `activeService` selects the
 // new version; the `shutDownOldVersionAfter` pauses (also in parallel) then gate removing the old one.
 import { z } from 'zod';
+import { analysisStepSchema } from './analysis-step.ts';
 import { oneOfKeys } from './one-of-keys.ts';
 import { pauseStepSchema } from './pause-step.ts';
 import { runWebhookStepSchema } from './run-webhook-step.ts';
 
 export const redirectTrafficStepSchema = oneOfKeys(
-  { pause: pauseStepSchema, runWebhook: runWebhookStepSchema },
+  { pause: pauseStepSchema, runWebhook: runWebhookStepSchema, analysis: analysisStepSchema },
   'a redirectTrafficAfter step',
 );
 

@@ -1,6 +1,7 @@
 // `canary`: steps run in order. `setWeight` scales the new version to that percentage of the
 // replicas (by replica ratio, no traffic manager); after the last step the new version gets 100%.
 import { z } from 'zod';
+import { analysisStepSchema } from './analysis-step.ts';
 import { oneOfKeys } from './one-of-keys.ts';
 import { pauseStepSchema } from './pause-step.ts';
 import { runWebhookStepSchema } from './run-webhook-step.ts';
@@ -8,7 +9,12 @@ import { runWebhookStepSchema } from './run-webhook-step.ts';
 export const setWeightStepSchema = z.strictObject({ weight: z.int().min(0).max(100) });
 
 export const canaryStepSchema = oneOfKeys(
-  { setWeight: setWeightStepSchema, pause: pauseStepSchema, runWebhook: runWebhookStepSchema },
+  {
+    setWeight: setWeightStepSchema,
+    pause: pauseStepSchema,
+    runWebhook: runWebhookStepSchema,
+    analysis: analysisStepSchema,
+  },
   'a canary step',
 );
 

@@ -1,10 +1,11 @@
 // The deployment file, top to bottom: the original product's shape (`version: v1`, `kind:
 // kubernetes`, `application`, `targets` map, `manifests` list, `strategies` map, `webhooks` list,
-// `deploymentConfig.timeout`). Names across sections (a target's strategy, a step's webhook,
+// `deploymentConfig.timeout`, `analysis`). Names across sections (a target's strategy, a step's webhook,
 // dependsOn) are checked by cross-references.ts, on the raw file, so those errors come in the same
 // run as these.
 import { z } from 'zod';
 import { uniqueEntries } from '../../../lib/unique-entries.ts';
+import { analysisSectionSchema } from './analysis-section.ts';
 import { durationMs, durationSchema } from './duration.ts';
 import { manifestEntrySchema } from './manifest-entry.ts';
 import { strategySchema } from './strategy.ts';
@@ -31,6 +32,8 @@ export const deploymentFileSchema = z.strictObject({
   targets: nonEmptyMap(targetSchema, 'target'),
   manifests: z.array(manifestEntrySchema).min(1),
   strategies: nonEmptyMap(strategySchema, 'strategy'),
+  /** The analysis steps' provider and named queries; absent: the built-in provider and measures. */
+  analysis: analysisSectionSchema.prefault({}),
   webhooks: z
     .array(webhookSchema)
     .default([])

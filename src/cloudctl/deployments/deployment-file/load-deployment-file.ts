@@ -7,6 +7,7 @@ import { didYouMean } from '../../../lib/key-suggestion.ts';
 import { parseYamlText, readTextFile } from '../../../lib/yaml-file.ts';
 import { formatKeyPath, type KeyPath, type SourcePosition } from '../../../lib/yaml-source.ts';
 import { acceptedKeys } from './accepted-keys.ts';
+import { analysisReferences } from './analysis-references.ts';
 import { crossReferences } from './cross-references.ts';
 import { type DeploymentFile, deploymentFileSchema } from './deployment-file-schema.ts';
 import type { Finding } from './finding.ts';
@@ -41,10 +42,10 @@ export interface ParseDeploymentOptions {
 
 /** Keys of the original product's files that this service does not implement, said as such. */
 const NOT_SUPPORTED: Readonly<Record<string, string>> = {
-  analysis: 'metric analysis (analysis steps and the analysis section) is not supported',
-  exposeServices: 'exposeServices steps are not supported',
+  exposeServices:
+    "exposeServices (preview URLs through the original product's network) is not supported: reach the new version through a Service of your manifests (blue/green: previewService)",
   trafficManagement:
-    'trafficManagement (service mesh traffic splits) is not supported; canary weights go by replica ratio',
+    'trafficManagement (service mesh traffic splits) is not supported: canary weights go by replica ratio, so leave it out and use setWeight steps',
 };
 
 function unknownKey(key: string, known: ReadonlyArray<string>): string {
@@ -116,6 +117,7 @@ export async function parseDeploymentFile(
   const findings = [
     ...(parsed.success ? [] : parsed.error.issues.flatMap((i) => schemaFindings(i, parsed.error.issues))),
     ...crossReferences(raw),
+    ...analysisReferences(raw),
     ...webhookTemplateChecks(raw),
   ];
   const issues = findings.map((f) =>

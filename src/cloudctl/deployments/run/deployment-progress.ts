@@ -10,6 +10,7 @@ export const STEP_KINDS = [
   'pause',
   'approval',
   'webhook',
+  'analysis',
   'deploy',
   'setWeight',
   'promote',

@@ -2,6 +2,7 @@
 // come: the beforeDeployment constraints, the strategy (deploy, then the canary's steps and the
 // promotion, or blue/green's parallel checks, the switch and the shutdown), the afterDeployment
 // constraints. Each step keeps where it came from in the file, so a run finds its definition again.
+import type { AnalysisStep } from '../deployment-file/analysis-step.ts';
 import type { DeploymentFile } from '../deployment-file/deployment-file-schema.ts';
 import type { PauseStep } from '../deployment-file/pause-step.ts';
 import type { RunWebhookStep } from '../deployment-file/run-webhook-step.ts';
@@ -18,7 +19,10 @@ const STEP_SOURCES = [
 export type StepSource = (typeof STEP_SOURCES)[number];
 
 /** A gate step's definition in the file. */
-export type GateDefinition = { pause: PauseStep } | { runWebhook: RunWebhookStep };
+export type GateDefinition =
+  | { pause: PauseStep }
+  | { runWebhook: RunWebhookStep }
+  | { analysis: AnalysisStep };
 
 function gateStep(
   target: string,
@@ -38,6 +42,16 @@ function gateStep(
   const grouped = group === undefined ? {} : { group };
   if ('runWebhook' in definition)
     return { ...base, ...grouped, kind: 'webhook', label: `webhook ${definition.runWebhook.name}` };
+  if ('analysis' in definition) {
+    const a = definition.analysis;
+    const runs = a.numberOfJudgmentRuns === 1 ? 'once' : `${a.numberOfJudgmentRuns} times`;
+    return {
+      ...base,
+      ...grouped,
+      kind: 'analysis',
+      label: `analysis of ${a.queries.join(', ')}, ${runs} every ${a.interval} ${a.units}`,
+    };
+  }
   const pause = definition.pause;
   if ('untilApproved' in pause)
     return {

@@ -1,6 +1,7 @@
 // The step kinds of a target's run, one file each, registered here with one line each: a new kind
 // is its file and its line (and its name in STEP_KINDS, which this registry must then cover).
 import type { STEP_KINDS } from '../deployment-progress.ts';
+import { analysisStep } from './analysis-step.ts';
 import { approvalStep } from './approval-step.ts';
 import { deployStep } from './deploy-step.ts';
 import { pauseStep } from './pause-step.ts';
@@ -20,6 +21,7 @@ export const STEPS: Readonly<Record<(typeof STEP_KINDS)[number], StepKind>> = {
   pause: pauseStep,
   approval: approvalStep,
   webhook: webhookStep,
+  analysis: analysisStep,
   deploy: deployStep,
   setWeight: setWeightStep,
   promote: promoteStep,

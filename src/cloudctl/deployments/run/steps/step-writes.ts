@@ -12,6 +12,7 @@ export const STEP_WRITES: Readonly<Record<(typeof STEP_KINDS)[number], WritesOf 
   pause: undefined,
   approval: undefined,
   webhook: undefined,
+  analysis: undefined,
   deploy: deployWrites,
   setWeight: weightWrites,
   promote: weightWrites,
