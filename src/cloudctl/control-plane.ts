@@ -27,7 +27,7 @@ import { deploymentsFeature } from './deployments/index.ts';
 import { driftFeature } from './drift/index.ts';
 import { type AccountPlacement, dynamicAccountsFeature } from './dynamic-accounts/index.ts';
 import { type ExternalAddress, externalAddress } from './external-address.ts';
-import { routesOf, servicesOf, startFeatures, stopOnFailure } from './feature.ts';
+import { type Feature, routesOf, servicesOf, startFeatures, stopOnFailure } from './feature.ts';
 import { inapplicableFeature } from './inapplicable/index.ts';
 import { manifestsFeature } from './manifests/index.ts';
 import { agentCredentials, type OAuthStore, oauthFeature, oauthTokens } from './oauth/index.ts';
@@ -41,7 +41,7 @@ import { AgentRegistry, SessionFinder, sessionsFeature } from './sessions/index.
 import { statusPageFeature, withPageApi } from './status-page/index.ts';
 import type { DatabaseTarget } from './store/index.ts';
 import { tasksFeature } from './tasks/index.ts';
-import { grpcFeature, httpFeature } from './transports.ts';
+import { grpcFeature, type HttpFeatureDeps, httpFeature } from './transports.ts';
 import { watchFeature } from './watch/index.ts';
 
 export { databaseTarget } from './database-target.ts';
@@ -148,10 +148,11 @@ async function openStoresWithConfigAccounts(
   return stores;
 }
 
-export async function startControlPlane(
-  config: CloudctlConfig,
-  deps: ControlPlaneDeps,
-): Promise<ControlPlane> {
+/**
+ * The parts the features are made of, in dependency order: the stores, the agents' registry and who
+ * may connect, the dispatcher, the accounts' guard, and the features others lean on.
+ */
+async function buildParts(config: CloudctlConfig, deps: ControlPlaneDeps) {
   const { logger, now = () => new Date(), secretEngines } = deps;
   const target = databaseTarget(config.database);
   const stores = await openStoresWithConfigAccounts(target, deps, now());
@@ -169,18 +170,36 @@ export async function startControlPlane(
   // Where an account's session is, on this replica or another: what HTTP reads report.
   const sessions = new SessionFinder(registry, membership);
   const accounts = accountsFeature({ ...base, lookups: [credentialAccounts(stores.credentials)], sessions });
-  const { guard, directory } = accounts;
+  const { guard } = accounts;
   const served = { ...base, guard, sessions, dispatcher: operations, reconnectGraceMs: waitTimeoutMs };
   const store = storesFeature(stores);
-  const failed = stopOnFailure([store], logger);
-  const dynamic = await dynamicAccountsFeature({ ...served, replicas: membership }).catch(failed);
-  const { placement } = dynamic;
-  const caching = cachingFeature(served);
+  const dynamic = await dynamicAccountsFeature({ ...served, replicas: membership }).catch(
+    stopOnFailure([store], logger),
+  );
   const tasks = tasksFeature(served);
   const plans = plansFeature({ ...served, tasks, settings: config.plans });
   const deployments = deploymentsFeature({ ...served, plans, externalUrl: external.url, secretEngines });
+  return {
+    ...{ base, served, store, observability, membership, external, oauth, oidc, ops, accounts },
+    ...{ dynamic, tasks, plans, deployments },
+  };
+}
+
+export async function startControlPlane(
+  config: CloudctlConfig,
+  deps: ControlPlaneDeps,
+): Promise<ControlPlane> {
+  const parts = await buildParts(config, deps);
+  const { base, served, store, observability, membership, external, oauth, oidc, ops, accounts } = parts;
+  const { dynamic, tasks, plans, deployments } = parts;
+  const { stores, registry, logger, now } = base;
+  const { guard, directory } = accounts;
+  const { placement } = dynamic;
+  const operations = ops.dispatcher;
+  const caching = cachingFeature(served);
   const { heartbeatSeconds, helloTimeoutSeconds } = config.grpc;
-  const sessionDeps = { heartbeatSeconds, helloTimeoutSeconds, sessionListener: placement, store: stores };
+  const retireAfterSeconds = config.agentRetirement.notSeenForSeconds;
+  const sessionDeps = { heartbeatSeconds, helloTimeoutSeconds, retireAfterSeconds, store: stores };
   const features = [
     store,
     observability,
@@ -193,11 +212,8 @@ export async function startControlPlane(
     plans,
     deployments,
     sessionsFeature({
-      ...base,
-      ...sessionDeps,
-      sessions,
+      ...{ ...base, ...sessionDeps, sessions: served.sessions, sessionListener: placement },
       accountsDropped: caching.forgetAccounts,
-      retireAfterSeconds: config.agentRetirement.notSeenForSeconds,
     }),
     manifestsFeature({ stores, guard, operations }),
     driftFeature({ stores, guard, planner: plans.planner }),
@@ -208,12 +224,29 @@ export async function startControlPlane(
     inapplicableFeature(),
     watchFeature({ ...base, guard, settings: config.watch, replicas: membership }),
   ];
-  const grpc = grpcFeature(config.grpc, { services: servicesOf(features), logger });
   const users = userAuthenticator(config, stores.oauth, oidc, now);
-  const api = { authenticator: users, metrics: metrics.http, logger, now, address: external };
-  const http = httpFeature(config.http, { ...api, routes: withPageApi(routesOf(features)) });
   const resume = resumeFeature({ tasks: tasks.runner, deployments: deployments.runner, logger });
+  const endpoints = await startWithEndpoints(config, features, resume, {
+    api: { authenticator: users, metrics: observability.metrics.http, logger, now, address: external },
+  });
+  const metrics = observability.metrics;
+  const exposed = { metrics, registry, operations, placement, directory, store: stores };
+  return { ...exposed, ...endpoints, accounts: accounts.assignments };
+}
+
+/**
+ * The agents' gRPC endpoint and the HTTP API over what the features contribute, then every part
+ * started in its phase (the unfinished work resumed last, once all it may call listens).
+ */
+async function startWithEndpoints(
+  config: CloudctlConfig,
+  features: readonly Feature[],
+  resume: Feature,
+  deps: { api: Omit<HttpFeatureDeps, 'routes'> },
+): Promise<{ port: number; httpPort: number; close: () => Promise<void> }> {
+  const { logger } = deps.api;
+  const grpc = grpcFeature(config.grpc, { services: servicesOf(features), logger });
+  const http = httpFeature(config.http, { ...deps.api, routes: withPageApi(routesOf(features)) });
   const { stop } = await startFeatures([...features, grpc, http, resume], logger);
-  const parts = { metrics, registry, operations, placement, directory, store: stores };
-  return { ...parts, port: grpc.port(), httpPort: http.port(), accounts: accounts.assignments, close: stop };
+  return { port: grpc.port(), httpPort: http.port(), close: stop };
 }
