@@ -12,4 +12,8 @@ if (major < 22 || (major === 22 && minor < 18)) {
 // most of the ~1 s of parsing and compiling the sources and libraries. Unwritable: silently off.
 const { enableCompileCache } = await import('node:module');
 enableCompileCache?.();
+// Before anything imports @kubernetes/client-node (the `k8s` secrets engine reads Secrets with its
+// KubeConfig): its kubeconfig handling only, not the ~800 modules of generated models and API
+// classes, which were a third of the modules a start loaded.
+await import('../src/kube/slim-client-node.ts');
 await import('../src/cloudctl/cli.ts');
