@@ -1,6 +1,6 @@
 // Loads only the parts of @kubernetes/client-node the agent uses: its kubeconfig handling and
 // authentication (KubeConfig, kept as users rely on it), not the generated models and API classes
-// its generated index drags in; OIDC and SOCKS support load when a kubeconfig uses them. Registered by bin/orch-agent.js before anything imports client-node;
+// its generated index drags in; OIDC and SOCKS support load when a kubeconfig uses them. Registered by bin/orch-agent.js and bin/cloudctl.js before anything imports client-node;
 // code that imports client-node without it (tests, tools) loads the whole package and works the same.
 import { registerHooks } from 'node:module';
 
