@@ -4,7 +4,9 @@
 // passes every judgment and is promoted; a canary whose container crash-loops (its pod's status made
 // so, as a kubelet would write it: kwok runs no containers) fails with the measure, its value, the
 // limit and the pod named, is NOT rolled back by itself (rule 4: analysis failure → manual), and the
-// deployment's rollback, asked for, restores the old version.
+// deployment's rollback, asked for, restores the old version. In blue/green `redirectTrafficAfter`, a
+// failed analysis stops the check beside it; the active Service is not switched and nothing rolls back.
+// Pods are listed through the agent, so the account watches no more kinds than a plain deployment's.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +27,10 @@ let cluster: ClusterClient;
 let system: TestSystem;
 let ops: ApiClient;
 
-function deploymentFile(image: string): string {
+function deploymentFile(
+  image: string,
+  strategy: 'analyzed-canary' | 'analyzed-blue-green' = 'analyzed-canary',
+): string {
   return `version: v1
 kind: kubernetes
 application: potato
@@ -33,7 +38,7 @@ targets:
   staging:
     account: ${ACCOUNT}
     namespace: ${NS}
-    strategy: analyzed-canary
+    strategy: ${strategy}
 analysis:
   defaultMetricProviderName: builtin
   queries:
@@ -51,6 +56,16 @@ strategies:
             numberOfJudgmentRuns: 2
             rollBackMode: manual
             queries: [noCrashLoops, restarts, readyRatio]
+  analyzed-blue-green:
+    blueGreen:
+      activeService: potato
+      redirectTrafficAfter:
+        - analysis:
+            interval: 3
+            units: seconds
+            numberOfJudgmentRuns: 2
+            queries: [crashLoops]
+        - pause: {duration: 1, unit: minutes}
 manifests:
   - inline: |
 ${potatoManifests(image).replace(/^(?=.)/gm, '      ')}`;
@@ -103,8 +118,11 @@ function analysisOf(v: View) {
   return step;
 }
 
-async function submit(image: string): Promise<string> {
-  const answer = await ops.post('/deployments', { file: deploymentFile(image), fileName: 'potato.yaml' });
+async function submit(image: string, strategy?: Parameters<typeof deploymentFile>[1]): Promise<string> {
+  const answer = await ops.post('/deployments', {
+    file: deploymentFile(image, strategy),
+    fileName: 'potato.yaml',
+  });
   expect(answer.status, JSON.stringify(answer.body)).toBe(202);
   return answer.body.id as string;
 }
@@ -173,7 +191,7 @@ beforeAll(async () => {
       name: ACCOUNT,
       kubeconfig: sharedCluster().kubeconfigPath,
       namespaces: [NS],
-      kinds: ['replicaSet', 'service', 'pod'],
+      kinds: ['replicaSet', 'service'],
       read: ['ops'],
       write: ['ops'],
     },
@@ -238,5 +256,33 @@ describe('canary analysis by the built-in provider', () => {
     expect(rolledBack.status).toBe('ROLLED_BACK');
     expect(await replicas(workload.replicaSet)).toBe(0);
     expect(await replicas(old)).toBe(2);
+  });
+
+  it('in blue/green redirectTrafficAfter, a failed analysis stops its parallel checks and leaves the switch and the rollback to a person', async () => {
+    const id = await submit('potato:4', 'analyzed-blue-green');
+    const analyzing = await until(id, 'the analysis', (v) => analysisOf(v).status === 'RUNNING');
+    const workload = analyzing.targets[0]?.workloads?.[0];
+    if (workload === undefined) throw new Error('no workload');
+    const pods = await crashLoop(workload.replicaSet.slice('potato-'.length));
+    expect(pods).toHaveLength(2);
+
+    const failed = await until(id, 'the failed analysis', (v) => v.status !== 'RUNNING');
+    expect(failed.status).toBe('FAILED');
+    expect(analysisOf(failed).message).toMatch(
+      /^analysis failed at judgment 1 of 2: crashLoops 2 > upperLimit 0 \(/,
+    );
+    const steps = failed.targets[0]?.steps ?? [];
+    expect(steps.find((s) => s.key === 'staging/redirectTrafficAfter[1]')).toMatchObject({
+      status: 'FAILED',
+      message: 'not waited for any more: a step running beside it failed',
+    });
+    expect(steps.find((s) => s.kind === 'switchTraffic')?.status).toBe('SKIPPED');
+    // The active Service was not switched, and the new version was not scaled away by itself.
+    const service = await cluster.request('GET', `/api/v1/namespaces/${NS}/services/potato`);
+    const selector = z
+      .object({ spec: z.object({ selector: z.record(z.string(), z.string()) }) })
+      .parse(service.json).spec.selector;
+    expect(selector['deploy.vendor.io/version']).toBe(workload.previous[0]?.name.slice('potato-'.length));
+    expect(await replicas(workload.replicaSet)).toBe(2);
   });
 });
