@@ -3,9 +3,8 @@
 // hands a plan of source `deployment` to once the plans feature's guards passed (not applied before,
 // not expired, no planned object moved). A file's plan starts the deployment it was made for, each
 // first deploy held to the plan; a gate's plan is applied by deciding the gate, not here.
-import type { ExpectedVersion } from '../../contract/index.ts';
 import { HttpError } from '../http/index.ts';
-import type { PlanApplier, Planner, PlanRecord } from '../plans/index.ts';
+import { type PlanApplier, type Planner, stepExpectations } from '../plans/index.ts';
 import { parseDeploymentFile } from './deployment-file/load-deployment-file.ts';
 import { checkedDeploymentFile, requireNotRunning } from './http/submission-checks.ts';
 import {
@@ -16,42 +15,11 @@ import {
 } from './run/index.ts';
 
 /**
- * The versions each of the plan's calls is held to: the objects it planned as the plan saw them, an
- * object only by the first call touching it (a later call finds it changed by that one, as planned).
- * The plans feature guards its own applies by the same rule.
- */
-export function planExpectations(record: PlanRecord): ExpectedVersion[][] {
-  const seen = new Set<string>();
-  return record.operations.map((operation) =>
-    operation.objects.flatMap((object) => {
-      const key = JSON.stringify([
-        operation.account,
-        object.apiVersion,
-        object.kind,
-        object.namespace,
-        object.name,
-      ]);
-      if (seen.has(key)) return [];
-      seen.add(key);
-      return [
-        {
-          apiVersion: object.apiVersion,
-          kind: object.kind,
-          ...(object.namespace === undefined ? {} : { namespace: object.namespace }),
-          name: object.name,
-          resourceVersion: object.resourceVersion,
-        },
-      ];
-    }),
-  );
-}
-
-/**
  * The port over the Planner. What a step cannot know goes in its description (the plans feature
  * records what the agents' dry runs cannot tell; a step's own caveats have no field there yet).
  */
 export function deploymentPlanner(
-  planner: Pick<Planner, 'plan'>,
+  planner: Pick<Planner, 'plan' | 'markApplied'>,
   externalUrl: () => string,
 ): DeploymentPlanner {
   return {
@@ -71,9 +39,11 @@ export function deploymentPlanner(
         })),
         ...(request.expireAfterMs === undefined ? {} : { expireAfterMs: request.expireAfterMs }),
       });
-      return { record, expect: planExpectations(record) };
+      return { record, expect: stepExpectations(record.operations) };
     },
     uri: (id) => `${externalUrl()}/plans/${encodeURIComponent(id)}`,
+    applied: (planId, deploymentId, by) =>
+      planner.markApplied(planId, { id: deploymentId, resourceUri: `/deployments/${deploymentId}` }, by),
   };
 }
 
@@ -100,7 +70,7 @@ export function deploymentApplier(deps: DeploymentApplierDeps): PlanApplier {
       await parseDeploymentFile(text, { file: fileName, baseDir: undefined }),
     );
     await requireNotRunning(deps.store, loaded.deployment);
-    const expect = planExpectations(record);
+    const expect = stepExpectations(record.operations);
     const guards = Object.fromEntries(
       targets.map((t, i) => [t.name, { planId: record.id, digest: t.digest, expect: [expect[i] ?? []] }]),
     );

@@ -34,7 +34,7 @@ export interface DeploymentsFeatureDeps {
   /** cloudctl's secret engines (its config's `secrets.store`), for headers of webhooks sent directly. */
   secretEngines: ReadonlyArray<SecretEngine>;
   /** The plans feature: gates' and files' plans are made and applied through it. */
-  plans: { planner: Pick<Planner, 'plan' | 'registerApplier'> };
+  plans: { planner: Pick<Planner, 'plan' | 'markApplied' | 'registerApplier'> };
 }
 
 export interface DeploymentsFeature extends Feature {

@@ -3,6 +3,7 @@
 // the Planner and apply plans of their own source through an applier they register.
 export { type CheckedPlans, checkedPlans } from './plan-access.ts';
 export { planDiff } from './plan-diff.ts';
+export { stepExpectations } from './plan-preconditions.ts';
 export {
   type PlanChange,
   type PlannedObjectRecord,

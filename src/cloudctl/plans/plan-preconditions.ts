@@ -22,7 +22,7 @@ export function stepExpectations(operations: readonly PlannedOperation[]): Expec
   return operations.map((operation) => {
     const expected: ExpectedVersion[] = [];
     for (const object of operation.objects) {
-      const key = objectKey(object);
+      const key = objectKey(operation.account, object);
       if (seen.has(key)) continue;
       seen.add(key);
       expected.push({

@@ -13,14 +13,20 @@ import type { PlannedObjectRecord, PlannedOperation, PlanRecord } from './plan-r
 /** The artifacts a converter bound (a deploy's `details`); other steps bind none. */
 const boundArtifactsSchema = z.object({ boundArtifacts: z.array(z.unknown()) });
 
-/** An object's identity within a plan, to notice a later step touching what an earlier one changes. */
-export function objectKey(object: {
-  apiVersion: string;
-  kind: string;
-  namespace?: string;
-  name: string;
-}): string {
-  return `${object.apiVersion}/${object.kind}/${object.namespace ?? ''}/${object.name}`;
+/**
+ * An object's identity within a plan (its account's cluster and its reference), to notice a later
+ * step touching what an earlier one changes, and to guard each object once.
+ */
+export function objectKey(
+  account: string,
+  object: {
+    apiVersion: string;
+    kind: string;
+    namespace?: string;
+    name: string;
+  },
+): string {
+  return `${account}\n${object.apiVersion}/${object.kind}/${object.namespace ?? ''}/${object.name}`;
 }
 
 /** The manifests a step would apply, as anyone allowed to read the plan may see them. */
@@ -65,7 +71,7 @@ export function plannedOperation(
   const objects = result.objects.map((object): PlannedObjectRecord => {
     const diff = planDiff(object.live, object.planned);
     const action = object.action === 'update' && diff.length === 0 ? 'unchanged' : object.action;
-    const earlier = touched.has(objectKey(object))
+    const earlier = touched.has(objectKey(step.account, object))
       ? ['planned against the live object: an earlier step of this plan changes it first']
       : [];
     return {

@@ -104,7 +104,7 @@ export class Planner {
     const touched = new Set<string>();
     for (const step of steps) {
       const operation = await this.#planStep(step, touched);
-      for (const object of operation.objects) touched.add(objectKey(object));
+      for (const object of operation.objects) touched.add(objectKey(operation.account, object));
       operations.push(operation);
     }
     const createdAt = now();
@@ -193,6 +193,16 @@ export class Planner {
     await store.started(id, work);
     logger.info({ planId: id, user: by, work: work.resourceUri }, 'plan applied');
     return work;
+  }
+
+  /**
+   * Records that `work` applied the plan, where another feature applies its own plans (a deployment's
+   * gate applies the plan it showed when it is decided): the plan then reads `applied`, naming the
+   * work, and cannot be applied again. Idempotent: a plan applied already stays as it is.
+   */
+  async markApplied(id: string, work: AppliedWork, by: string): Promise<void> {
+    const { store, now } = this.#deps;
+    if (await store.claim(id, by, now())) await store.started(id, work);
   }
 
   #record(plan: StoredPlan): PlanRecord {

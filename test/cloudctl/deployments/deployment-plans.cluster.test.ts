@@ -246,6 +246,10 @@ describe('plans in the deployment service', () => {
     expect(done.status, JSON.stringify(done)).toBe('SUCCEEDED');
     expect(step(done, 'beforeDeployment[0]').message).toContain(`(plan ${plan.id})`);
     expect(await versions()).toContain(replicaSet.name);
+    // The plan now reads applied, by this deployment, and cannot be applied again.
+    const after = (await ops.get(`/plans/${plan.id}`)).body;
+    expect(after.state).toBe('applied');
+    expect(after.applied).toMatchObject({ id, resourceUri: `/deployments/${id}` });
   });
 
   it('fails the deploy, naming the object and writing nothing, when a planned object was edited before approval', async () => {

@@ -61,4 +61,6 @@ export interface DeploymentPlanner {
   plan(request: PlanRequest): Promise<DeploymentPlan>;
   /** The absolute URL of GET /plans/{id}, from cloudctl's external address: `{{vendor.planUri}}`. */
   uri(id: string): string;
+  /** The gate's plan is being applied by its deployment: it reads `applied` from now on. */
+  applied(planId: string, deploymentId: string, by: string): Promise<void>;
 }

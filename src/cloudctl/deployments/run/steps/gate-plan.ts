@@ -112,4 +112,11 @@ export async function checkPlanned(step: StepState, run: StepContext): Promise<v
       `${step.label} would now send other writes than plan ${guard.planId} showed (the workload's versions changed since it was planned); nothing was written: deploy again for a new plan`,
       false,
     );
+  // The plan now reads `applied` by this deployment, so nobody applies it a second time elsewhere.
+  const { deploymentId } = run.deps;
+  await run.deps.planner?.applied(
+    guard.planId,
+    deploymentId,
+    `deployment ${deploymentId} (its gate was passed)`,
+  );
 }
