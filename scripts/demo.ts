@@ -58,6 +58,74 @@ const SAMPLE_APP = [
   },
 ];
 
+const planSchema = z.looseObject({
+  id: z.string(),
+  applyUri: z.string(),
+  operations: z.array(
+    z.looseObject({
+      objects: z.array(
+        z.looseObject({
+          kind: z.string(),
+          name: z.string(),
+          resourceVersion: z.string().nullable(),
+          diff: z.array(z.looseObject({ path: z.string(), before: z.unknown(), after: z.unknown() })),
+        }),
+      ),
+    }),
+  ),
+});
+const startedSchema = z.object({ id: z.string() });
+const taskSchema = z.looseObject({ status: z.looseObject({ completed: z.boolean(), failed: z.boolean() }) });
+const objectSchema = z.looseObject({ metadata: z.looseObject({ resourceVersion: z.string() }) });
+
+/**
+ * Step 7: POST /plans with the sample app's web at a new image shows the image path's change while the
+ * Deployment stays as it was; applying the plan deploys it, and a second apply is refused.
+ */
+async function showPlanAndApply(
+  call: (method: string, path: string, body?: unknown) => Promise<unknown>,
+  attempt: (method: string, path: string) => Promise<{ status: number; body: unknown }>,
+  cluster: { request(method: string, path: string): Promise<{ json: unknown }> },
+) {
+  const webPath = `/apis/apps/v1/namespaces/${NAMESPACE}/deployments/web`;
+  const versionOfWeb = async () =>
+    objectSchema.parse((await cluster.request('GET', webPath)).json).metadata.resourceVersion;
+  const newImage = 'registry.example/web:1.1';
+  const manifests = SAMPLE_APP.map((m) =>
+    m.kind === 'Deployment' ? JSON.parse(JSON.stringify(m).replace('registry.example/web:1.0', newImage)) : m,
+  );
+  const before = await versionOfWeb();
+  const plan = planSchema.parse(
+    await call('POST', '/plans', [
+      { deployManifest: { account: 'demo', moniker: { app: 'demo-shop' }, manifests } },
+    ]),
+  );
+  const web = plan.operations
+    .flatMap((o) => o.objects)
+    .find((o) => o.kind === 'Deployment' && o.name === 'web');
+  for (const change of web?.diff ?? [])
+    say(
+      `    plan ${plan.id}: Deployment ${NAMESPACE}/web ${change.path}: ${String(change.before)} -> ${String(change.after)}`,
+    );
+  const after = await versionOfWeb();
+  say(
+    `    nothing changed while planning: web's resourceVersion ${before === after ? `is still ${after}` : `moved from ${before} to ${after}`}`,
+  );
+  const applied = startedSchema.parse(await call('POST', plan.applyUri));
+  const task = await until("the plan's task to complete", async () => {
+    const current = taskSchema.parse(await call('GET', `/task/${applied.id}`));
+    return current.status.completed ? current : undefined;
+  });
+  if (task.status.failed) throw new Error(`applying plan ${plan.id} failed: ${JSON.stringify(task.status)}`);
+  say(`    applied: task ${applied.id} deployed exactly the plan`);
+  const again = await attempt('POST', plan.applyUri);
+  const refusal = z.looseObject({ message: z.string() }).safeParse(again.body);
+  say(
+    `    a second apply: ${again.status} ${refusal.success ? refusal.data.message : JSON.stringify(again.body)}`,
+  );
+  return plan.id;
+}
+
 const cleanups: Array<() => Promise<void>> = [];
 const stop = new AbortController();
 let stopping = false;
@@ -190,11 +258,11 @@ async function cloudctlDeploy(file: string, env: Record<string, string>): Promis
 const createdClientSchema = z.object({ clientId: z.string(), clientSecret: z.string() });
 
 try {
-  say('1/6 Kubernetes binaries (built from upstream Go modules once, then cached)');
+  say('1/7 Kubernetes binaries (built from upstream Go modules once, then cached)');
   const cache = await locateBinaryCache();
   await buildBinaries({ cache, log: (line) => say(`    ${line}`) });
 
-  say('2/6 starting a local cluster (etcd, kube-apiserver, controllers, scheduler, kwok nodes)');
+  say('2/7 starting a local cluster (etcd, kube-apiserver, controllers, scheduler, kwok nodes)');
   const cluster = await startCluster({ nodes: 3, log: (line) => say(`    ${line}`) });
   cleanups.push(() => cluster.stop());
 
@@ -204,7 +272,7 @@ try {
     if (exitCode === 0) rmSync(dir, { recursive: true, force: true });
     else say(`kept this run's work directory (logs, configs, cloudctl's database): ${dir}`);
   });
-  say(`3/6 starting cloudctl serve on its embedded database (${join(dir, 'cloudctl-data')})`);
+  say(`3/7 starting cloudctl serve on its embedded database (${join(dir, 'cloudctl-data')})`);
   const token = randomBytes(24).toString('hex');
   const userToken = randomBytes(24).toString('hex');
   // The ports of both programs come from below the kernel's ephemeral range (stablePort): a port
@@ -243,8 +311,16 @@ try {
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
     return answer;
   };
+  /** A request whose refusal is part of what is shown: its status and body, never thrown. */
+  const attempt = async (method: string, path: string) => {
+    const response = await fetch(`${api}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${userToken}` },
+    });
+    return { status: response.status, body: (await response.json()) as unknown };
+  };
 
-  say('4/6 starting the agent (bin/orch-agent.js run)');
+  say('4/7 starting the agent (bin/orch-agent.js run)');
   // The metrics listener binds every interface (the agent has no setting for its host): checked there.
   const [healthPort, metricsPort, pprofPort] = [
     await stablePort(),
@@ -278,7 +354,7 @@ try {
     (await askReady(`${health}/ready`)).ok ? true : undefined,
   );
 
-  say('5/6 deploying the sample application through the HTTP API (POST /ops, then GET /task/{id})');
+  say('5/7 deploying the sample application through the HTTP API (POST /ops, then GET /task/{id})');
   const started = (await call('POST', '/ops', [
     { deployManifest: { account: 'demo', moniker: { app: 'demo-shop' }, manifests: SAMPLE_APP } },
   ])) as { id: string };
@@ -306,7 +382,7 @@ try {
     `    the control plane holds, for account demo: ${[...counts].map(([kind, n]) => `${n} ${kind}`).join(', ')}`,
   );
 
-  say('6/6 a deployment file through `cloudctl deploy -f`: a canary gated by a webhook job');
+  say('6/7 a deployment file through `cloudctl deploy -f`: a canary gated by a webhook job');
   // The job authenticates its callback as an OAuth client, as the spec's jobs do.
   const client = createdClientSchema.parse(
     await call('POST', '/oauth/clients', { name: 'demo-webhook-job', role: 'deployers' }),
@@ -328,6 +404,9 @@ try {
   }
   say('    deploy -f succeeded twice: potato-facts 1.1 passed its canary gate');
 
+  say('7/7 a plan first: what a new image of web would change, then exactly that applied (POST /plans)');
+  const planId = await showPlanAndApply(call, attempt, cluster.client);
+
   if (headless) {
     say('headless run: the sample application reached the control plane');
     await shutdown(0);
@@ -340,6 +419,7 @@ The system is up. See what runs:
   npx cloudctl get applications                             # demo-shop and potato-facts
   npx cloudctl get pods --app demo-shop --watch             # then scale web (below) in another shell
   curl -N ${auth} "$CLOUDCTL/watch?account=demo"            # the live feed every view follows (docs/watch.md)
+  open ${api}/status/plans/${planId}   # the plan of step 7: web's image path, before and after
 
 Or through cloudctl's HTTP API (Swagger 2.0: ${api}/v2/api-docs):
   curl ${auth} $CLOUDCTL/credentials                       # accounts: the agent's demo account

@@ -39,6 +39,13 @@ describe('npm run demo', () => {
       /\| [\d:]{8} \[demo\] new version at 100%: succeeded: potato-facts-[0-9a-f]{10} at 2 of 2/,
     );
     expect(stdout).toContain('deploy -f succeeded twice: potato-facts 1.1 passed its canary gate');
+    // A plan first: the image path's change, the Deployment untouched; applied once, refused the second time.
+    expect(stdout).toMatch(
+      /plan [0-9a-f-]{36}: Deployment demo-shop\/web spec\.template\.spec\.containers\[0\]\.image: registry\.example\/web:1\.0 -> registry\.example\/web:1\.1/,
+    );
+    expect(stdout).toMatch(/nothing changed while planning: web's resourceVersion is still \d+/);
+    expect(stdout).toMatch(/applied: task [0-9a-f-]{36} deployed exactly the plan/);
+    expect(stdout).toMatch(/a second apply: 409 .*applied/);
     expect(stdout).toContain('headless run: the sample application reached the control plane');
     // This run's own cluster and demo folders: other tests may run clusters of their own meanwhile.
     const clusterDir = /KUBECONFIG=(\/\S+)\/kubeconfig/.exec(stdout)?.[1];
