@@ -2,6 +2,7 @@
 // each object, the field-level diff against the live object, the API server's dry-run verdict and
 // whether the agent's identity may do each write. The CLI and the status page read this shape only.
 import { z } from 'zod';
+import { accessCheckSchema, plannedObjectSchema } from '../../contract/index.ts';
 
 /** One changed field: its JSON path (`spec.template.spec.containers[0].image`), before and after. */
 export const planChangeSchema = z
@@ -28,19 +29,10 @@ export const plannedObjectRecordSchema = z
     /** The live resourceVersion the plan saw; null: the object did not exist. */
     resourceVersion: z.string().nullable(),
     diff: z.array(planChangeSchema),
-    dryRun: z.object({ allowed: z.boolean(), reason: z.string().optional(), message: z.string().optional() }),
+    /** The API server's verdict on the dry run, as the agent answered it. */
+    dryRun: plannedObjectSchema.shape.dryRun,
     /** Every write checked with a SelfSubjectAccessReview; `allowed` false names what is missing. */
-    access: z.array(
-      z.object({
-        verb: z.string(),
-        group: z.string(),
-        resource: z.string(),
-        subresource: z.string().optional(),
-        namespace: z.string().optional(),
-        allowed: z.boolean(),
-        reason: z.string().optional(),
-      }),
-    ),
+    access: z.array(accessCheckSchema),
     unknown: z.array(z.string()),
   })
   .describe('PlannedObject');

@@ -99,11 +99,17 @@ describe(`the control plane's ${API_DOCS_PATH}`, () => {
     await expectValidSwagger(document);
   });
 
-  it('marks POST /ops and POST /ops/{name} deprecated, and no other operation', () => {
+  it('marks POST /ops, POST /ops/{name} and the /oauth/clients routes (replaced by /clients) deprecated, and no other operation', () => {
     const deprecated = operations(document)
       .filter((op) => op.definition.deprecated === true)
       .map(label);
-    expect(deprecated.sort()).toEqual(['POST /ops', 'POST /ops/{name}']);
+    expect(deprecated.sort()).toEqual([
+      'DELETE /oauth/clients/{clientId}',
+      'GET /oauth/clients',
+      'POST /oauth/clients',
+      'POST /ops',
+      'POST /ops/{name}',
+    ]);
   });
 
   it('declares bearer security and 401 and 403 on exactly the operations that refuse a request without a token', async () => {
