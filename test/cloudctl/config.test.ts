@@ -179,9 +179,11 @@ describe('cloudctl config print', () => {
       auth: { adminRoles: [], anonymous: { enabled: false, roles: [] } },
       watch: { windowSeconds: 3600, keepAliveSeconds: 15, clientBufferBytes: 1_048_576 },
       agents: [],
+      agentRetirement: { notSeenForSeconds: 0 },
       accounts: [],
       database: { dataDir: join(dir, 'data/cloudctl') },
       operations: { waitTimeoutMs: 60_000 },
+      plans: { expireAfterSeconds: 3600 },
       secrets: {
         store: {
           file: {},
