@@ -30,9 +30,11 @@ describe('the operation channel contract', () => {
         'list',
         'logs',
         'patch',
+        'plan',
         'rollout',
         'runJob',
         'scale',
+        'versions',
       ].sort(),
     );
     for (const type of OPERATION_TYPES) {
