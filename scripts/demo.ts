@@ -383,9 +383,9 @@ try {
   );
 
   say('6/7 a deployment file through `cloudctl deploy -f`: a canary gated by a webhook job');
-  // The job authenticates its callback as an OAuth client, as the spec's jobs do.
+  // The job authenticates its callback with a Deployments Full Access client credential, as the spec's jobs do.
   const client = createdClientSchema.parse(
-    await call('POST', '/oauth/clients', { name: 'demo-webhook-job', role: 'deployers' }),
+    await call('POST', '/clients', { name: 'demo-webhook-job', type: 'deployments', roles: ['deployers'] }),
   );
   const job = await startDemoWebhookJob({ api, ...client, say });
   cleanups.push(async () => job.close());
