@@ -3,7 +3,7 @@
 // names for ever. Every replica looks, every quarter of the period (at most once a minute, at least
 // once a second); retiring is one transaction, so two replicas retiring one agent retire it once.
 import type { Logger } from 'pino';
-import { type AgentRetirementDeps, retireAgent } from './agent-retirement.ts';
+import { AgentConnectedError, type AgentRetirementDeps, retireAgent } from './agent-retirement.ts';
 
 export interface IdleAgentRetirementDeps extends AgentRetirementDeps {
   notSeenForSeconds: number;
@@ -44,7 +44,11 @@ export class IdleAgentRetirement {
       // The stored flag may lag a session that just ended; the heartbeat time is what ages.
       if (agent.lastHeartbeatAt.getTime() > cutoff) continue;
       if (await this.#deps.sessions.isConnected(agent.id)) continue;
-      const accounts = await retireAgent(agent.id, this.#deps).catch(() => undefined);
+      // Connected since it was listed: it stays. Anything else fails the sweep, which logs it.
+      const accounts = await retireAgent(agent.id, this.#deps).catch((error: unknown) => {
+        if (error instanceof AgentConnectedError) return undefined;
+        throw error;
+      });
       if (accounts === undefined) continue;
       logger.info(
         { agentId: agent.id, accounts, lastSeen: agent.lastHeartbeatAt.toISOString() },
