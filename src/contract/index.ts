@@ -52,3 +52,9 @@ export {
 } from './operations.ts';
 export type { Permissions } from './permissions.ts';
 export { permissionsSchema } from './permissions.ts';
+export {
+  forwardableRequestHeaders,
+  isContainedPath,
+  SERVICE_PROXY_MAX_BODY_BYTES,
+  serviceNameSchema,
+} from './service-proxy.ts';

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { isRecord } from '../lib/is-record.ts';
 import * as payloads from './operation-payloads.ts';
 import * as results from './operation-results.ts';
+import { serviceProxyPayload, serviceProxyResult } from './service-proxy.ts';
 
 export const OPERATIONS = {
   deploy: { payload: payloads.deployPayload, result: results.deployResult },
@@ -24,6 +25,7 @@ export const OPERATIONS = {
   httpRequest: { payload: payloads.httpRequestPayload, result: results.httpRequestResult },
   plan: { payload: payloads.planPayload, result: results.planResult },
   versions: { payload: payloads.versionsPayload, result: results.versionsResult },
+  serviceProxy: { payload: serviceProxyPayload, result: serviceProxyResult },
 } as const;
 
 type Operations = typeof OPERATIONS;

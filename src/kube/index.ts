@@ -12,7 +12,7 @@ export { GOOGLE_DEFAULT_SCOPES, GoogleTokenError, GoogleTokenSource } from './go
 export { KubeApiError } from './kube-api-error.ts';
 export type { KubeAccount, ResolvedKubeConfig } from './kube-config.ts';
 export { KubeConfigError, resolveKubeConfig } from './kube-config.ts';
-export type { KubeHttpDeps, KubeRequest, KubeResponse, KubeVerb } from './kube-http.ts';
+export type { KubeExchange, KubeHttpDeps, KubeRequest, KubeResponse, KubeVerb } from './kube-http.ts';
 export { KubeHttp, KubeTransportError } from './kube-http.ts';
 export type { KubeRetrySettings } from './kube-retry-policy.ts';
 export { kubeRetryPolicy } from './kube-retry-policy.ts';

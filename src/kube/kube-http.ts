@@ -38,19 +38,29 @@ export type KubeVerb =
 
 export interface KubeRequest {
   verb: KubeVerb;
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   /** Defaults to application/json when there is a body. */
   contentType?: string;
   accept?: string;
+  /** More headers (a proxied request's own); the credentials and `accept` above still win. */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
 export interface KubeResponse {
   status: number;
   body: unknown;
+}
+
+/** A response as `exchange` gives it: nothing parsed, the body bounded. */
+export interface KubeExchange {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  truncated: boolean;
 }
 
 /** Node's codes for a server certificate that did not verify (OpenSSL's, and the host name check). */
@@ -123,15 +133,19 @@ export class KubeHttp {
     await this.#kc.applySecurityAuthentication(context);
     const headers: Record<string, string> = {
       'user-agent': USER_AGENT,
+      ...request.headers,
       ...context.getHeaders(),
       accept: request.accept ?? 'application/json',
     };
     if (this.#deps.tokenSource !== undefined)
       headers.Authorization = `Bearer ${await this.#deps.tokenSource.token()}`;
-    let body: string | undefined;
+    let body: string | Buffer | undefined;
     if (request.body !== undefined) {
       headers['content-type'] = request.contentType ?? 'application/json';
-      body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
+      body =
+        typeof request.body === 'string' || Buffer.isBuffer(request.body)
+          ? request.body
+          : JSON.stringify(request.body);
     }
     try {
       // The dispatcher's `request`, not undici's `fetch`: the same connection, without the WHATWG
@@ -183,6 +197,37 @@ export class KubeHttp {
     if (looksJson && text !== '') body = JSON.parse(text);
     if (status >= 400) throw new KubeApiError(status, request.method, request.path, body);
     return { status, body };
+  }
+
+  /**
+   * One request answered as it came, for the service proxy: any status (none is thrown), the
+   * headers, and the body's bytes up to `maxBytes` (the rest left unread: `truncated`). Never
+   * retried: a proxied request may not be safe to send twice.
+   */
+  async exchange(request: KubeRequest, maxBytes: number): Promise<KubeExchange> {
+    const response = await this.#send(request);
+    this.#deps.onResponse?.(request.verb, response.statusCode);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    try {
+      for await (const value of response.body) {
+        const chunk = value as Buffer;
+        if (size + chunk.length > maxBytes) {
+          chunks.push(chunk.subarray(0, maxBytes - size));
+          truncated = true;
+          break;
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+      }
+    } finally {
+      if (!response.body.destroyed) response.body.destroy();
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers))
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    return { status: response.statusCode, headers, body: Buffer.concat(chunks), truncated };
   }
 
   /** Streams watch events until the server ends the watch or `signal` aborts. */

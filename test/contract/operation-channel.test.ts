@@ -34,6 +34,7 @@ describe('the operation channel contract', () => {
         'rollout',
         'runJob',
         'scale',
+        'serviceProxy',
         'versions',
       ].sort(),
     );

@@ -13,6 +13,10 @@ export function unrepeatableReason(call: OperationCall): string | undefined {
       return 'a second run would start a second Job (its name may be generated), so it is not started again';
     case 'httpRequest':
       return 'an HTTP request may not be safe to send twice, so it is not started again';
+    case 'serviceProxy':
+      return call.payload.method === 'GET' || call.payload.method === 'HEAD'
+        ? undefined
+        : 'a request to a Service other than GET or HEAD may not be safe to send twice, so it is not started again';
     case 'rollout':
       return call.payload.action === 'undo' && call.payload.toRevision === undefined
         ? 'an undo to the previous revision done twice goes back two revisions, so it is not started again'

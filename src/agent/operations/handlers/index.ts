@@ -12,6 +12,7 @@ import { describeAccountHandler, eventsHandler, getHandler, listHandler, logsHan
 import { rolloutHandler } from './rollout.ts';
 import { runJobHandler } from './run-job.ts';
 import { scaleHandler } from './scale.ts';
+import { serviceProxyHandler } from './service-proxy.ts';
 import { versionsHandler } from './versions.ts';
 
 export const HANDLERS: HandlerRegistry = {
@@ -31,4 +32,5 @@ export const HANDLERS: HandlerRegistry = {
   httpRequest: httpRequestHandler,
   plan: planHandler,
   versions: versionsHandler,
+  serviceProxy: serviceProxyHandler,
 };
