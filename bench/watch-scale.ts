@@ -1,12 +1,15 @@
 // bench/watch-scale: how long the initial sync of a large cluster takes, and what it costs in
 // memory and CPU, for the agent (until cloudctl has stored every object) beside a client-go
-// informer (until its caches have synced) and a raw paginated list (the physical limit), all in one
-// run against the same real cluster. Which of the two syncs first alternates rep by rep (the
-// informer on odd reps), and the output says the order. Usage:
+// informer (until its caches have synced), a raw paginated list (the physical limit of listing)
+// and, on PostgreSQL, the stored path's floor (bench/peers/floor: a Go program listing by pages and
+// COPYing into the same kind of PostgreSQL server, pipelined), all in one run against the same real
+// cluster. Which side syncs first rotates rep by rep, and the output says the order. Usage:
 //   node bench/watch-scale.ts [--sizes 10000,50000] [--reps 2] [--steady-seconds 10]
 //                             [--database pglite|postgres] [--profile DIR]
 // --database: cloudctl's store, its embedded PGlite (the default install) or a PostgreSQL server
-// started for each run (PostgreSQL's server binaries must be installed, as .ci/run does).
+// started for each run (PostgreSQL's server binaries must be installed, as .ci/run does). The floor
+// runs only with postgres: it needs a server of its own, and PGlite runs inside cloudctl's process,
+// so a native server beside it would not be the same database.
 // --profile saves, per size, the agent's CPU profile of its first seconds (from its own pprof
 // endpoint) and a heap profile once synced, for `go tool pprof -top`.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +26,7 @@ import { postgresCpuSeconds, processStats } from './lib/process-stats.ts';
 import { rawList } from './lib/raw-list.ts';
 import { storeBusy, storedObjects } from './lib/store-probe.ts';
 import { fixed, median, mib, ratio, table } from './lib/summary.ts';
+import { buildFloorPeer, startFloorPeer } from './peers/floor-peer.ts';
 import { buildInformerPeer, startInformerPeer } from './peers/informer-peer.ts';
 
 const { values } = parseArgs({
@@ -43,6 +47,8 @@ const reps = Number(values.reps);
 const steadyMs = Number(values['steady-seconds']) * 1000;
 const log = (line: string) => console.error(`[watch-scale] ${line}`);
 const LIST_PATHS = ['/api/v1/configmaps', '/api/v1/pods'];
+/** The same kinds, as the Go peers name them. */
+const PEER_KINDS = ['configmaps', 'pods'];
 const SYNC_LIMIT_MS = 15 * 60_000;
 
 /** The figures one run of one contender gives. */
@@ -55,10 +61,15 @@ interface Figures {
   /** The agent only: seconds cloudctl spent committing batches until the sync, and how many. */
   storeSeconds?: number;
   storeCommits?: number;
-  /** The agent only: CPU seconds of cloudctl (this process) and of PostgreSQL until the sync. */
+  /** The agent only: CPU seconds of cloudctl (this process) until the sync. */
   cloudctlCpuSeconds?: number;
+  /** The agent and the floor: CPU seconds of their PostgreSQL server until the sync. */
   postgresCpuSeconds?: number;
 }
+
+/** CPU until the objects are stored: the program's own, with cloudctl's and the database's. */
+const storedCpu = (f: Figures) =>
+  f.cpuSecondsAtSync + (f.cloudctlCpuSeconds ?? 0) + (f.postgresCpuSeconds ?? 0);
 
 async function allPodsRunning(client: ApiClient): Promise<boolean> {
   const response = await client.request('GET', '/api/v1/pods?fieldSelector=status.phase!%3DRunning&limit=1');
@@ -131,7 +142,7 @@ async function measureAgent(
 
 async function measurePeer(binary: string, kubeconfigPath: string): Promise<Figures> {
   const started = performance.now();
-  const peer = startInformerPeer({ binary, kubeconfig: kubeconfigPath, kinds: ['configmaps', 'pods'] });
+  const peer = startInformerPeer({ binary, kubeconfig: kubeconfigPath, kinds: PEER_KINDS });
   try {
     await within(peer.synced, SYNC_LIMIT_MS, 'the client-go informer to sync');
     const syncMs = performance.now() - started;
@@ -148,6 +159,42 @@ async function measurePeer(binary: string, kubeconfigPath: string): Promise<Figu
     };
   } finally {
     await peer.stop();
+  }
+}
+
+/**
+ * The floor: list and COPY into a fresh PostgreSQL server started as ours is. Its steady RSS and
+ * heap are not read (it holds no objects once stored; its pages are garbage).
+ */
+async function measureFloor(binary: string, kubeconfigPath: string, expected: number): Promise<Figures> {
+  const postgres = await startPostgres();
+  const postgresCpu = postgresCpuSeconds(postgres.url);
+  const postgresBefore = postgresCpu();
+  const started = performance.now();
+  const floor = startFloorPeer({
+    binary,
+    kubeconfig: kubeconfigPath,
+    databaseUrl: postgres.url,
+    kinds: PEER_KINDS,
+  });
+  try {
+    const report = await within(floor.stored, SYNC_LIMIT_MS, 'the floor to store every object');
+    const syncMs = performance.now() - started;
+    const atSync = processStats(floor.pid);
+    const postgresCpuAtSync = postgresCpu() - postgresBefore;
+    if (report.objects < expected)
+      throw new Error(`the floor stored ${report.objects} objects, not the ${expected} listed`);
+    return {
+      syncMs,
+      peakRssBytes: atSync.peakRssBytes,
+      steadyRssBytes: Number.NaN,
+      heapBytes: Number.NaN,
+      cpuSecondsAtSync: atSync.cpuSeconds,
+      postgresCpuSeconds: postgresCpuAtSync,
+    };
+  } finally {
+    await floor.stop();
+    await postgres.stop();
   }
 }
 
@@ -169,6 +216,12 @@ async function captureCpuProfile(pprofUrl: string, file: string): Promise<void> 
   await download(`${pprofUrl}/profile?seconds=${values['profile-seconds']}`, file);
 }
 
+/** `items` started at `by` (mod its length): rep n's order of the sides. */
+const rotated = <T>(items: readonly T[], by: number): T[] => {
+  const at = by % items.length;
+  return [...items.slice(at), ...items.slice(0, at)];
+};
+
 const medianOf = (runs: readonly Figures[], pick: (f: Figures) => number) => median(runs.map(pick));
 
 interface SizeResult {
@@ -176,18 +229,33 @@ interface SizeResult {
   objects: number;
   agent: Figures[];
   peer: Figures[];
+  /** Empty on PGlite. */
+  floor: Figures[];
   rawMs: number[];
   /** Which side synced first in each rep, in rep order. */
   orders: string[];
 }
 
 function sizeTable(result: SizeResult): string {
-  const { agent, peer, rawMs } = result;
-  const row = (label: string, pick: (f: Figures) => number, unit: (n: number) => string) => {
+  const { agent, peer, floor, rawMs } = result;
+  const row = (
+    label: string,
+    pick: (f: Figures) => number,
+    unit: (n: number) => string,
+    floorPick: ((f: Figures) => number) | undefined = pick,
+  ) => {
     const ours = medianOf(agent, pick);
     const theirs = medianOf(peer, pick);
-    return [label, unit(ours), unit(theirs), ratio(ours, theirs)];
+    const cells = [label, unit(ours), unit(theirs), ratio(ours, theirs)];
+    if (floor.length === 0) return cells;
+    const least = floorPick === undefined ? Number.NaN : medianOf(floor, floorPick);
+    return [
+      ...cells,
+      floorPick === undefined ? '—' : unit(least),
+      floorPick === undefined ? '—' : ratio(ours, least),
+    ];
   };
+  const cpu = (n: number) => fixed(n, 2);
   const secs = (ms: number) => fixed(ms / 1000, 2);
   const mb = (bytes: number) => fixed(mib(bytes), 1);
   const ourSync = medianOf(agent, (f) => f.syncMs);
@@ -196,16 +264,27 @@ function sizeTable(result: SizeResult): string {
     `### ${result.size} objects (${result.objects} listed: ConfigMaps and Pods, every namespace; cloudctl on ${values.database})`,
     '',
     table(
-      ['figure (median)', 'orch-agent', 'client-go informer', 'ours/peer'],
       [
-        row('initial sync, s', (f) => f.syncMs, secs),
-        row('peak RSS, MiB', (f) => f.peakRssBytes, mb),
-        row(`steady RSS (${steadyMs / 1000} s after sync), MiB`, (f) => f.steadyRssBytes, mb),
-        row('heap in use, MiB', (f) => f.heapBytes, mb),
+        'figure (median)',
+        'orch-agent',
+        'client-go informer',
+        'ours/peer',
+        ...(floor.length === 0 ? [] : ['floor (Go list + COPY)', 'ours/floor']),
+      ],
+      [
+        row('initial sync (stored, for ours and the floor), s', (f) => f.syncMs, secs),
+        row('peak RSS (the floor: at its sync), MiB', (f) => f.peakRssBytes, mb),
+        row(`steady RSS (${steadyMs / 1000} s after sync), MiB`, (f) => f.steadyRssBytes, mb, undefined),
+        row('heap in use, MiB', (f) => f.heapBytes, mb, undefined),
         row(
-          'CPU until synced, s',
+          'CPU until synced, the program alone (agent, informer, Go floor), s',
           (f) => f.cpuSecondsAtSync,
-          (n) => fixed(n, 2),
+          cpu,
+        ),
+        row(
+          'CPU until stored: agent + cloudctl + database (informer: alone; floor: Go + PostgreSQL), s',
+          storedCpu,
+          cpu,
         ),
       ],
     ),
@@ -253,6 +332,9 @@ const dir = mkdtempSync(join(tmpdir(), 'orch-agent-bench-'));
 const cluster = await startCluster({ nodes: 10, log });
 try {
   const binary = await buildInformerPeer();
+  const floorBinary = values.database === 'postgres' ? await buildFloorPeer() : undefined;
+  const sides =
+    floorBinary === undefined ? (['informer', 'ours'] as const) : (['informer', 'floor', 'ours'] as const);
   const nodes = await cluster.kwokNodes(10);
   const results: SizeResult[] = [];
   let previous: Population | undefined;
@@ -269,22 +351,29 @@ try {
       10 * 60_000,
       1000,
     );
-    const result: SizeResult = { size, objects: 0, agent: [], peer: [], rawMs: [], orders: [] };
+    const result: SizeResult = { size, objects: 0, agent: [], peer: [], floor: [], rawMs: [], orders: [] };
     for (let rep = 1; rep <= reps; rep++) {
       const raw = await rawList(cluster.client, LIST_PATHS);
       result.objects = raw.objects;
       result.rawMs.push(raw.ms);
       log(`${size}: rep ${rep}: raw list ${raw.objects} objects in ${raw.ms.toFixed(0)} ms`);
-      // Whichever side goes second finds the API server's caches and the page cache warm, or a busier
-      // spell of this shared machine: alternating spreads that over both sides.
-      const order = rep % 2 === 1 ? (['informer', 'ours'] as const) : (['ours', 'informer'] as const);
+      // Whichever side goes later finds the API server's caches and the page cache warm, or a busier
+      // spell of this shared machine: rotating who goes first spreads that over every side.
+      const order = rotated(sides, rep - 1);
       result.orders.push(order.join(' → '));
-      log(`${size}: rep ${rep}: ${order.join(' first, then ')}`);
+      log(`${size}: rep ${rep}: ${order.join(', then ')}`);
       for (const side of order) {
         if (side === 'informer') {
           const peer = await measurePeer(binary, cluster.kubeconfigPath);
           result.peer.push(peer);
           log(`${size}: rep ${rep}: informer synced in ${peer.syncMs.toFixed(0)} ms`);
+          continue;
+        }
+        if (side === 'floor') {
+          if (floorBinary === undefined) continue;
+          const least = await measureFloor(floorBinary, cluster.kubeconfigPath, raw.objects);
+          result.floor.push(least);
+          log(`${size}: rep ${rep}: floor stored in ${least.syncMs.toFixed(0)} ms`);
           continue;
         }
         const profile =

@@ -1,15 +1,11 @@
-// The client-go informer peer (bench/peers/informer) as a child process: builds it once into the
-// cache outside the clone, keyed by a hash of its sources, and drives its line protocol (JSON reports
-// on stdout; `stats`, `gc` and `apply` commands on stdin).
+// The client-go informer peer (bench/peers/informer) as a child process: builds it once
+// (go-peer-build.ts) and drives its line protocol (JSON reports on stdout; `stats`, `gc` and `apply`
+// commands on stdin).
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { access, constants, mkdir, readFile, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { cacheRoot } from '../../test/cluster/binary-cache.ts';
-import { formatDuration } from '../../test/cluster/elapsed.ts';
+import { buildGoPeer } from './go-peer-build.ts';
 
 const MODULE_DIR = fileURLToPath(new URL('./informer/', import.meta.url));
 const MODULE_INPUTS = ['go.mod', 'go.sum', 'main.go', 'apply.go'] as const;
@@ -57,46 +53,8 @@ export type StatsReport = z.infer<typeof statsReportSchema>;
 type PeerLine = z.infer<typeof peerLineSchema>;
 
 /** The peer's binary, built on first use; later calls with unchanged sources do not run Go. */
-export async function buildInformerPeer(env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const hash = createHash('sha256');
-  for (const name of MODULE_INPUTS) {
-    hash.update(name);
-    hash.update('\0');
-    hash.update(await readFile(join(MODULE_DIR, name)));
-    hash.update('\0');
-  }
-  const dir = join(cacheRoot(env), 'bench', `informer-${hash.digest('hex').slice(0, 12)}`);
-  const binary = join(dir, 'informer');
-  try {
-    await access(binary, constants.X_OK);
-    return binary;
-  } catch {
-    // Not built yet.
-  }
-  await mkdir(dir, { recursive: true });
-  // Built under a temporary name and renamed, so an interrupted build never leaves a file that a
-  // later run would take for a complete binary.
-  const partial = `${binary}.partial-${process.pid}`;
-  const started = performance.now();
-  try {
-    // -buildvcs=false: the binary must not depend on the state of the clone, which is not hashed.
-    // Go's stdout goes to our stderr, keeping our stdout for whatever the benchmark prints.
-    const child = spawn('go', ['build', '-buildvcs=false', '-o', partial, '.'], {
-      cwd: MODULE_DIR,
-      env,
-      stdio: ['ignore', process.stderr, 'inherit'],
-    });
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.once('error', (e) => reject(new Error(`go: ${e.message} (is Go installed and on PATH?)`)));
-      child.once('close', resolve);
-    });
-    if (code !== 0) throw new Error(`go build in ${MODULE_DIR} failed (exit ${code})`);
-    await rename(partial, binary);
-  } finally {
-    await rm(partial, { force: true });
-  }
-  process.stderr.write(`[informer-peer] built ${binary} in ${formatDuration(performance.now() - started)}\n`);
-  return binary;
+export function buildInformerPeer(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  return buildGoPeer({ name: 'informer', dir: MODULE_DIR, inputs: MODULE_INPUTS }, env);
 }
 
 export interface InformerPeerOptions {
