@@ -1,7 +1,7 @@
 // Deployment files with the original product's canary analysis: the top-level `analysis` section
 // (its provider and named queries with limits) and `analysis` steps in a canary and in a blue/green
 // `redirectTrafficAfter` load into typed steps laid out for the run; mistakes are located with the
-// names that exist; `exposeServices` and `trafficManagement` are refused saying what to write instead.
+// names that exist; `exposeServices` is refused saying what to write instead.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layOutSteps } from '../../../src/cloudctl/deployments/run/step-layout.ts';
 import { DEPLOYMENT_YAML, DeploymentDir, SERVICE_YAML } from './deployment-files.ts';
@@ -136,7 +136,7 @@ strategies:
     ]);
   });
 
-  it('refuses exposeServices and trafficManagement, saying what to do instead', async () => {
+  it('refuses exposeServices, saying what to do instead', async () => {
     const problems = await dir.problems(
       'expose.yaml',
       `application: a
@@ -144,17 +144,12 @@ targets:
   t: {account: c, strategy: s}
 manifests:
   - path: manifests/potato-facts.yaml
-trafficManagement:
-  - targets: [t]
 strategies:
   s:
     canary:
       steps:
         - exposeServices: {services: [potato-facts]}
 `,
-    );
-    expect(problems.join('\n')).toMatch(
-      /trafficManagement: unknown key 'trafficManagement'.*use setWeight steps/,
     );
     expect(problems.join('\n')).toMatch(
       /steps\[0\]\.exposeServices: unknown key 'exposeServices'.*a Service of your manifests/,

@@ -303,7 +303,7 @@ webhooks:
       `${file}:26:11: error: strategies.canary.canary.steps[2].setWieght: unknown key 'setWieght'; did you mean 'setWeight'?`,
       `${file}:27:18: error: strategies.canary.canary.steps[3].pause: a pause waits until approved or for a duration, not both: remove duration and unit`,
       `${file}:28:31: error: strategies.canary.canary.steps[4].setWeight.weight: expected at most 100, found number 120`,
-      `${file}:31:7: error: strategies.bg.blueGreen.activeService: required, expected string`,
+      `${file}:31:7: error: strategies.bg.blueGreen.activeService: required, expected string (or a trafficManagement kubernetes entry for each target that uses it)`,
       `${file}:37:22: error: webhooks[0].agentIdentifier: agentIdentifier is used only with networkMode: remoteNetworkAgent`,
       `${file}:39:16: error: webhooks[0].bodyTemplate.inline: {{vendor.callbakUri}} is not a vendor variable (applicationName, deploymentId, environmentName, replicaSetName, accountName, namespace, callbackUri, planUri); did you mean {{vendor.callbackUri}}?`,
       `${file}:40:5: error: webhooks[1]: the job is never told where to call back: put {{vendor.callbackUri}}/callback in uriTemplate, a header or bodyTemplate.inline, or set disableCallback: true`,

@@ -1,8 +1,8 @@
 // The deployment file, top to bottom: the original product's shape (`version: v1`, `kind:
 // kubernetes`, `application`, `targets` map, `manifests` list, `strategies` map, `webhooks` list,
-// `deploymentConfig.timeout`, `analysis`). Names across sections (a target's strategy, a step's webhook,
-// dependsOn) are checked by cross-references.ts, on the raw file, so those errors come in the same
-// run as these.
+// `deploymentConfig.timeout`, `analysis`, `trafficManagement`). Names across sections (a target's
+// strategy, a step's webhook, dependsOn) are checked by cross-references.ts, on the raw file, so
+// those errors come in the same run as these.
 import { z } from 'zod';
 import { uniqueEntries } from '../../../lib/unique-entries.ts';
 import { analysisSectionSchema } from './analysis-section.ts';
@@ -10,6 +10,7 @@ import { durationMs, durationSchema } from './duration.ts';
 import { manifestEntrySchema } from './manifest-entry.ts';
 import { strategySchema } from './strategy.ts';
 import { targetSchema } from './target.ts';
+import { trafficManagementEntrySchema } from './traffic-management.ts';
 import { webhookSchema } from './webhook.ts';
 
 const nonEmptyMap = <T extends z.ZodType>(value: T, what: string) =>
@@ -34,6 +35,8 @@ export const deploymentFileSchema = z.strictObject({
   strategies: nonEmptyMap(strategySchema, 'strategy'),
   /** The analysis steps' provider and named queries; absent: the built-in provider and measures. */
   analysis: analysisSectionSchema.prefault({}),
+  /** Service meshes that carry a canary's weights, and blue/green's Services (traffic-management.ts). */
+  trafficManagement: z.array(trafficManagementEntrySchema).default([]),
   webhooks: z
     .array(webhookSchema)
     .default([])

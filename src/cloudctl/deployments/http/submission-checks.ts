@@ -7,6 +7,7 @@ import { isRecord } from '../../../lib/is-record.ts';
 import { HttpError } from '../../http/index.ts';
 import type { DeploymentFile } from '../deployment-file/deployment-file-schema.ts';
 import type { FailedDeployment, LoadedDeployment } from '../deployment-file/load-deployment-file.ts';
+import { blueGreenServices } from '../deployment-file/traffic-management.ts';
 import type { DeploymentStore } from '../run/index.ts';
 
 /** The loaded file, or 400 naming every problem of it. */
@@ -25,7 +26,8 @@ export function checkedDeploymentFile(loaded: LoadedDeployment | FailedDeploymen
       .filter((o) => o.kind === 'Service')
       .map((o) => (isRecord(o.metadata) ? o.metadata.name : undefined));
     const deployments = objects.filter((o) => o.kind === 'Deployment').length;
-    for (const service of [strategy.blueGreen.activeService, strategy.blueGreen.previewService]) {
+    const named = blueGreenServices(file, name);
+    for (const service of [named?.activeService, named?.previewService]) {
       if (service !== undefined && !services.includes(service))
         throw new HttpError(
           'REQUEST_INVALID',

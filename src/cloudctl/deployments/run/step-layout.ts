@@ -4,8 +4,10 @@
 // constraints. Each step keeps where it came from in the file, so a run finds its definition again.
 import type { AnalysisStep } from '../deployment-file/analysis-step.ts';
 import type { DeploymentFile } from '../deployment-file/deployment-file-schema.ts';
+import type { ExposeServicesStep } from '../deployment-file/expose-services-step.ts';
 import type { PauseStep } from '../deployment-file/pause-step.ts';
 import type { RunWebhookStep } from '../deployment-file/run-webhook-step.ts';
+import { blueGreenServices } from '../deployment-file/traffic-management.ts';
 import type { StepState, TargetState } from './deployment-progress.ts';
 
 /** The lists of the file a step can come from. */
@@ -22,7 +24,8 @@ export type StepSource = (typeof STEP_SOURCES)[number];
 export type GateDefinition =
   | { pause: PauseStep }
   | { runWebhook: RunWebhookStep }
-  | { analysis: AnalysisStep };
+  | { analysis: AnalysisStep }
+  | { exposeServices: ExposeServicesStep };
 
 function gateStep(
   target: string,
@@ -51,6 +54,11 @@ function gateStep(
       kind: 'analysis',
       label: `analysis of ${a.queries.join(', ')}, ${runs} every ${a.interval} ${a.units}`,
     };
+  }
+  if ('exposeServices' in definition) {
+    const { services, ttl } = definition.exposeServices;
+    const label = `preview URLs of ${services.join(', ')} for ${ttl.duration} ${ttl.unit}`;
+    return { ...base, ...grouped, kind: 'exposeServices', label };
   }
   const pause = definition.pause;
   if ('untilApproved' in pause)
@@ -105,7 +113,11 @@ export function layOutSteps(file: DeploymentFile, targetName: string): StepState
     for (const [i, s] of blueGreen.redirectTrafficAfter.entries())
       steps.push(gateStep(targetName, 'redirectTrafficAfter', i, s, 'strategy', 'redirectTrafficAfter'));
     steps.push(
-      rolloutStep(targetName, 'switchTraffic', `${blueGreen.activeService} selects the new version`),
+      rolloutStep(
+        targetName,
+        'switchTraffic',
+        `${blueGreenServices(file, targetName)?.activeService ?? 'the active Service'} selects the new version`,
+      ),
     );
     for (const [i, s] of blueGreen.shutDownOldVersionAfter.entries())
       steps.push(

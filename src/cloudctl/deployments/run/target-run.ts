@@ -4,6 +4,7 @@
 // Every wait (a pause, an approval, a webhook's callback, pods getting ready) has its deadline stored,
 // so a cloudctl started again waits only for what is left. Each step kind is its own file (steps/).
 import { durationMs } from '../deployment-file/duration.ts';
+import { blueGreenServices } from '../deployment-file/traffic-management.ts';
 import type { StepState, TargetState } from './deployment-progress.ts';
 import { checkTargetMove, type StepStatus, type TargetStatus } from './deployment-state.ts';
 import {
@@ -159,7 +160,7 @@ export class TargetRun {
   async #rollback(): Promise<void> {
     const target = this.#target;
     const ids = target.rollbackOperationIds;
-    const strategy = this.#run.strategy();
+    const services = blueGreenServices(this.#deps.file, target.name);
     const deadline = new Date(
       this.#deps.now().getTime() + durationMs(this.#deps.file.deploymentConfig.timeout),
     );
@@ -170,12 +171,8 @@ export class TargetRun {
       const live = w.previous[0];
       if (live !== undefined) {
         await this.#run.waitReady(w, live.name, live.replicas, deadline, false);
-        if ('blueGreen' in strategy)
-          await this.#run.send(
-            ids,
-            index++,
-            selectCall(strategy.blueGreen.activeService, w.namespace, live.version),
-          );
+        if (services !== undefined)
+          await this.#run.send(ids, index++, selectCall(services.activeService, w.namespace, live.version));
       }
       await this.#run.send(ids, index++, scaleCall(w.namespace, w.replicaSet, 0));
     }

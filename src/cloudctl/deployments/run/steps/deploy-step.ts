@@ -4,6 +4,7 @@
 // in the read model, as Spinnaker's versioned ReplicaSets). Blue/green keeps the active Service on
 // the live version.
 import type { ManifestObject } from '../../deployment-file/manifest-documents.ts';
+import { blueGreenServices } from '../../deployment-file/traffic-management.ts';
 import type { WriteCall } from '../deployment-planner.ts';
 import type { Workload } from '../deployment-progress.ts';
 import {
@@ -80,12 +81,13 @@ async function workloadsOf(
 }
 
 /** Until the switch the active Service keeps selecting the version live before the run. */
-function blueGreenServices(
+function blueGreenSelectors(
   others: ManifestObject[],
-  blueGreen: { activeService: string; previewService?: string },
+  services: { activeService: string; previewService?: string } | undefined,
   workload: Workload | undefined,
 ): ManifestObject[] {
-  const { activeService, previewService } = blueGreen;
+  if (services === undefined) throw new StepFailure('blue/green names no activeService', false);
+  const { activeService, previewService } = services;
   if (workload === undefined)
     throw new StepFailure('blue/green needs a Deployment among the manifests', false);
   const isService = (o: ManifestObject, name: string) =>
@@ -126,10 +128,9 @@ async function rollout(run: StepContext): Promise<Rollout> {
   const workloads = await workloadsOf(run, versioned);
   const first = workloads.every((w) => w.previous.length === 0);
   const full = first || 'blueGreen' in strategy;
+  const services = blueGreenServices(run.deps.file, run.target.name);
   const others =
-    'blueGreen' in strategy
-      ? blueGreenServices(versioned.others, strategy.blueGreen, workloads[0])
-      : versioned.others;
+    'blueGreen' in strategy ? blueGreenSelectors(versioned.others, services, workloads[0]) : versioned.others;
   const replicaSets = versioned.workloads.map((w) => {
     const state = workloads.find((s) => s.replicaSet === w.replicaSet);
     const sized = {

@@ -1,14 +1,15 @@
 // switchTraffic: blue/green's active Service selects the new version.
+import { blueGreenServices } from '../../deployment-file/traffic-management.ts';
 import type { WriteCall } from '../deployment-planner.ts';
 import { type StepContext, StepFailure, selectCall } from './step-context.ts';
 import type { StepKind, WritesOf } from './step-kind.ts';
 
 function switchCall(run: StepContext): { call: WriteCall; message: string } {
-  const strategy = run.strategy();
-  if (!('blueGreen' in strategy)) throw new StepFailure('switchTraffic belongs to blue/green', false);
+  const services = blueGreenServices(run.deps.file, run.target.name);
+  if (services === undefined) throw new StepFailure('switchTraffic belongs to blue/green', false);
   const workload = run.target.workloads?.[0];
   if (workload === undefined) throw new StepFailure('no workload to switch to', false);
-  const service = strategy.blueGreen.activeService;
+  const service = services.activeService;
   return {
     call: selectCall(service, workload.namespace, workload.version),
     message: `${service} selects ${workload.replicaSet}`,
