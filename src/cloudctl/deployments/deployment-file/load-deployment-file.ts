@@ -14,6 +14,7 @@ import type { Finding } from './finding.ts';
 import { literalBlockPosition } from './literal-block.ts';
 import { type ManifestEntry, manifestEntrySchema } from './manifest-entry.ts';
 import { type ResolvedManifest, readManifests } from './manifest-sources.ts';
+import { trafficReferences } from './traffic-references.ts';
 import { webhookTemplateChecks } from './webhook-template-check.ts';
 
 export interface LoadedDeployment {
@@ -44,8 +45,6 @@ export interface ParseDeploymentOptions {
 const NOT_SUPPORTED: Readonly<Record<string, string>> = {
   exposeServices:
     "exposeServices (preview URLs through the original product's network) is not supported: reach the new version through a Service of your manifests (blue/green: previewService)",
-  trafficManagement:
-    'trafficManagement (service mesh traffic splits) is not supported: canary weights go by replica ratio, so leave it out and use setWeight steps',
 };
 
 function unknownKey(key: string, known: ReadonlyArray<string>): string {
@@ -118,6 +117,7 @@ export async function parseDeploymentFile(
     ...(parsed.success ? [] : parsed.error.issues.flatMap((i) => schemaFindings(i, parsed.error.issues))),
     ...crossReferences(raw),
     ...analysisReferences(raw),
+    ...trafficReferences(raw),
     ...webhookTemplateChecks(raw),
   ];
   const issues = findings.map((f) =>
