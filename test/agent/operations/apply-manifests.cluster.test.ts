@@ -259,7 +259,7 @@ describe('deploy ordering and custom resources', () => {
   });
 });
 
-describe('manifests of one kind in a row are written at once', () => {
+describe('a deploy writes in phases, each phase at once', () => {
   /** The account's KubeHttp, recording when each write starts and ends. */
   class RecordingHttp extends KubeHttp {
     readonly log: string[] = [];
@@ -299,24 +299,52 @@ describe('manifests of one kind in a row are written at once', () => {
     metadata: { name, namespace: 'runs' },
     stringData: { k: 'v' },
   });
+  const service = (name: string, namespace = 'runs') => ({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace },
+    spec: { selector: { app: name }, ports: [{ port: 80 }] },
+  });
   beforeAll(async () => {
     await apply(await target(SSA), [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'runs' } }]);
   });
 
-  it('writes a run at once and the next run only after it', async () => {
+  it('writes what others name at once, then the rest at once, and reports the given order', async () => {
     const { recorder, t } = await recording();
     const applied = await apply(t, [
+      service('v1'),
       configMap('c1'),
-      configMap('c2'),
-      configMap('c3'),
       secret('s1'),
-      configMap('c4'),
+      configMap('c2'),
+      service('v2'),
     ]);
-    expect(applied.map((a) => a.name)).toEqual(['c1', 'c2', 'c3', 's1', 'c4']);
+    expect(applied.map((a) => a.name)).toEqual(['v1', 'c1', 's1', 'c2', 'v2']);
     expect(recorder.maxInFlight).toBe(3);
     const at = (entry: string) => recorder.log.indexOf(entry);
-    for (const name of ['c1', 'c2', 'c3']) expect(at(`end ${name}`)).toBeLessThan(at('start s1'));
-    expect(at('end s1')).toBeLessThan(at('start c4'));
+    for (const early of ['c1', 's1', 'c2']) {
+      for (const late of ['v1', 'v2']) expect(at(`end ${early}`)).toBeLessThan(at(`start ${late}`));
+    }
+    expect(Math.max(at('start v1'), at('start v2'))).toBeLessThan(Math.min(at('end v1'), at('end v2')));
+  });
+
+  it('admits a Pod listed before its ServiceAccount and its new Namespace, in one deploy', async () => {
+    const namespace = `phases-${Date.now().toString(36)}`;
+    const applied = await apply(await target(SSA), [
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'runner', namespace },
+        spec: { serviceAccountName: 'runner', containers: [{ name: 'c', image: 'registry.example/c:1' }] },
+      },
+      service('runner', namespace),
+      { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'runner', namespace } },
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
+    ]);
+    expect(applied.map((a) => a.kind)).toEqual(['Namespace', 'Pod', 'Service', 'ServiceAccount']);
+    expect(await get(`/api/v1/namespaces/${namespace}/pods/runner`)).toHaveProperty(
+      'spec.serviceAccountName',
+      'runner',
+    );
   });
 
   it('writes a name given twice one after the other, so the later manifest wins', async () => {
@@ -326,19 +354,19 @@ describe('manifests of one kind in a row are written at once', () => {
     expect(await get('/api/v1/namespaces/runs/configmaps/twice')).toHaveProperty('data', { v: 'second' });
   });
 
-  it('a failed write: the rest of its run is written, the runs after it are not, and the error is the failed one', async () => {
+  it('a failed write: the rest of its phase is written, the phases after it are not, and the error is the failed one', async () => {
     const { t } = await recording();
     const failed = apply(t, [
       configMap('before-bad'),
       configMap('Not_A_Name'),
       configMap('after-bad'),
-      secret('never'),
+      service('never'),
     ]);
     await expect(failed).rejects.toThrow(KubeApiError);
     await expect(failed).rejects.toThrow('Not_A_Name');
     expect(await get('/api/v1/namespaces/runs/configmaps/before-bad')).toHaveProperty('data', { a: '1' });
     expect(await get('/api/v1/namespaces/runs/configmaps/after-bad')).toHaveProperty('data', { a: '1' });
-    await expect(get('/api/v1/namespaces/runs/secrets/never')).rejects.toMatchObject({ status: 404 });
+    await expect(get('/api/v1/namespaces/runs/services/never')).rejects.toMatchObject({ status: 404 });
   });
 });
 

@@ -1,6 +1,9 @@
-// Applies a set of manifests to one account's cluster: Namespaces first, then CRDs (waiting until each
-// is Established, so custom resources in the same set resolve), then the rest in the given order,
-// manifests of one kind in a row written at once (runsOf).
+// Applies a set of manifests to one account's cluster in phases, each phase's writes at once (at most
+// WRITE_CONCURRENCY in flight) and each phase only after the one before has settled (write-phases.ts):
+// Namespaces, then CRDs (waited for until Established, so custom resources in the same set resolve),
+// then what other objects name at admission or start (ServiceAccounts, Roles, ConfigMaps, Secrets, ...),
+// then everything else. A name given twice is written again only after its first write, so the later
+// manifest still wins. The result lists the objects as before: Namespaces, CRDs, then the given order.
 // Each manifest goes server-side or client-side as the apply policy decides, or is recreated or
 // replaced as its strategy annotations ask. A namespaced manifest without a namespace goes to the
 // account's default namespace; one outside the account's namespaces is refused before any write.
@@ -18,6 +21,7 @@ import {
 import { isRecord } from '../../../lib/is-record.ts';
 import { namespaceAllowed } from '../../accounts/index.ts';
 import type { AccountConfig, AgentConfig } from '../../config/index.ts';
+import { boundedAll } from '../bounded-all.ts';
 import { type ApplyPolicy, resolveApplyPolicy } from './apply-policy.ts';
 import { clientSideApply } from './client-side-apply.ts';
 import {
@@ -29,6 +33,7 @@ import {
 } from './deploy-strategy.ts';
 import { describeManifest, groupOf, InvalidManifestError, type Manifest, parseManifest } from './manifest.ts';
 import { serverSideApply } from './server-side-apply.ts';
+import { resultOrder, writePhases } from './write-phases.ts';
 
 export interface ApplyTarget {
   http: KubeHttp;
@@ -69,8 +74,6 @@ export interface PlacedManifest {
   policy: ApplyPolicy;
   strategy: DeployStrategy;
 }
-
-const rank = (m: Manifest) => (m.kind === 'Namespace' ? 0 : m.kind === 'CustomResourceDefinition' ? 1 : 2);
 
 function established(crd: unknown): boolean {
   const conditions =
@@ -203,38 +206,10 @@ async function applyOne(
   };
 }
 
-/** Manifests of one kind in a row, at most this many written at once. */
-const RUN_CONCURRENCY = 8;
+/** Writes of one phase in flight at once: a deploy of a hundred objects does not open a hundred. */
+const WRITE_CONCURRENCY = 8;
 
-/**
- * The ordered manifests cut into runs written one after another; the manifests of one run are
- * written at once. A run is manifests of one kind in a row: objects of one kind do not depend on
- * each other at admission (a RoleBinding needs its Role, a Pod its ServiceAccount: different
- * kinds, so the order between runs is kept). Namespaces and CRDs stay one at a time (a CRD is waited
- * for until Established), and a name given twice starts a new run, so the later manifest still wins.
- */
-function runsOf(ordered: Array<{ m: Manifest; i: number }>): Array<Array<{ m: Manifest; i: number }>> {
-  const runs: Array<Array<{ m: Manifest; i: number }>> = [];
-  let names = new Set<string>();
-  for (const item of ordered) {
-    const run = runs.at(-1);
-    const name = `${item.m.metadata.namespace ?? ''}/${item.m.metadata.name}`;
-    const joins =
-      run !== undefined &&
-      rank(item.m) === 2 &&
-      run[0]?.m.kind === item.m.kind &&
-      run[0]?.m.apiVersion === item.m.apiVersion &&
-      run.length < RUN_CONCURRENCY &&
-      !names.has(name);
-    if (joins) run.push(item);
-    else {
-      runs.push([item]);
-      names = new Set();
-    }
-    names.add(name);
-  }
-  return runs;
-}
+type Outcome = { ok: true; applied: AppliedObject } | { ok: false; error: unknown };
 
 export async function applyManifests(
   target: ApplyTarget,
@@ -244,16 +219,21 @@ export async function applyManifests(
   // Validate everything before changing anything.
   const manifests = raw.map((m, i) => parseManifest(m, i));
   for (const [i, m] of manifests.entries()) checkNamespace(target, m, `manifests[${i}].metadata.namespace`);
-  const ordered = manifests.map((m, i) => ({ m, i })).sort((a, b) => rank(a.m) - rank(b.m) || a.i - b.i);
-  const applied: AppliedObject[] = [];
-  for (const run of runsOf(ordered)) {
-    // Every write of a run settles before the first failure is reported, so a failed deploy says
-    // which object failed and nothing of it is still being written when the operation ends.
-    const settled = await Promise.allSettled(run.map(({ m, i }) => applyOne(target, m, i, options)));
-    for (const outcome of settled) {
-      if (outcome.status === 'rejected') throw outcome.reason;
-      applied.push(outcome.value);
+  const applied = new Array<AppliedObject | undefined>(manifests.length);
+  for (const phase of writePhases(manifests)) {
+    // Every write of a phase settles before the first failure is reported, so a failed deploy says
+    // which object failed and nothing of it is still being written when the operation ends; the
+    // phases after it are not written.
+    const outcomes = await boundedAll(phase, WRITE_CONCURRENCY, (i) =>
+      applyOne(target, manifests[i] as Manifest, i, options).then(
+        (object): Outcome => ({ ok: true, applied: object }),
+        (error: unknown): Outcome => ({ ok: false, error }),
+      ),
+    );
+    for (const [k, outcome] of outcomes.entries()) {
+      if (!outcome.ok) throw outcome.error;
+      applied[phase[k] as number] = outcome.applied;
     }
   }
-  return applied;
+  return resultOrder(manifests).map((i) => applied[i] as AppliedObject);
 }

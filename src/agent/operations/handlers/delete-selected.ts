@@ -6,8 +6,9 @@ import type { ObjectRef } from '../../../contract/index.ts';
 import { resourcePath } from '../../../kube/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import type { AccountCluster } from '../../accounts/index.ts';
+import { boundedAll } from '../bounded-all.ts';
 import type { Handler } from '../operation-handler.ts';
-import { boundedAll, type Planner } from '../plan/index.ts';
+import type { Planner } from '../plan/index.ts';
 import { deleteIfPresent, planDeletion } from './delete-objects.ts';
 
 /** The objects of the payload's kinds that its selector matches now. */

@@ -14,9 +14,9 @@ import {
   writeManifest,
 } from '../apply/apply-manifests.ts';
 import { groupOf, InvalidManifestError, type Manifest, parseManifest } from '../apply/manifest.ts';
+import { boundedAll } from '../bounded-all.ts';
 import {
   type AccessRequest,
-  boundedAll,
   dryRun,
   notDryRun,
   type ObjectDraft,

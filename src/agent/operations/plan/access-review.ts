@@ -5,7 +5,7 @@
 import type { AccessCheck } from '../../../contract/index.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import type { AccountCluster } from '../../accounts/index.ts';
-import { boundedAll } from './bounded-all.ts';
+import { boundedAll } from '../bounded-all.ts';
 import type { AccessRequest } from './object-draft.ts';
 
 /** Reviews in flight at once. */

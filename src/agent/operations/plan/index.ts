@@ -1,7 +1,6 @@
 // Planning: what a write operation would do, found without writing. The handlers' planners (one per
 // plannable type, beside each handler) read objects live and dry-run their writes with these parts;
 // the `plan` handler assembles their drafts into the contract's answer.
-export { boundedAll } from './bounded-all.ts';
 export {
   dryRun,
   dryRunRequest,
