@@ -2,6 +2,7 @@
 // load their modules only when run, so `get` and friends start without loading the control plane.
 import { UsageError } from '../../lib/command-line.ts';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, withClient } from './client/index.ts';
+import { CLIENTS_COMMANDS } from './clients/index.ts';
 import type { CommandSpec } from './command-line/index.ts';
 import { completionCommand } from './completion/index.ts';
 import { describeCommand } from './describe/index.ts';
@@ -94,6 +95,7 @@ export function commands(): readonly CommandSpec[] {
     deployCommand,
     planCommand,
     applyPlanCommand,
+    ...CLIENTS_COMMANDS,
     serveCommand,
     validateCommand,
     printCommand,

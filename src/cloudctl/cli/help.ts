@@ -10,7 +10,7 @@ export function usage(table: readonly CommandSpec[]): string {
     'Commands:',
     ...columns(
       table.map((c): [string, string] => [
-        `${c.name} ${c.synopsis.replace(/ \[options\]$/, '')}`.trimEnd(),
+        `${c.name} ${c.synopsis.replace(/ ?\[options\]$/, '')}`.trimEnd(),
         c.summary,
       ]),
     ),

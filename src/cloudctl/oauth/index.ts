@@ -7,7 +7,9 @@ export { CLIENT_TYPES, type ClientType } from './client-type.ts';
 export {
   type CredentialSecret,
   type CredentialView,
+  credentialSecretSchema,
   credentialView,
+  credentialViewSchema,
   type NewCredential,
   newCredentialSchema,
 } from './client-views.ts';
