@@ -52,6 +52,8 @@ describe('cloudctl CLI', () => {
       'deploy -f FILE [--no-wait | --plan]',
       'plan -f FILE',
       'apply-plan ID [--no-wait]',
+      'clients create --name NAME --type TYPE --role ROLE...',
+      'clients rotate CLIENT_ID',
     ]) {
       expect(help.stdout).toContain(command);
     }
@@ -69,6 +71,7 @@ describe('cloudctl CLI', () => {
     [['get', 'pods', '--help'], 'get KIND [NAME]'],
     [['plan', '--help'], 'plan -f FILE'],
     [['apply-plan', '-h'], 'apply-plan ID [--no-wait]'],
+    [['clients', 'list', '--help'], 'clients list [options]'],
   ])("prints the command's own usage for --help after it: %j", async (args, usage) => {
     const run = await cloudctl(...args);
     expect(run).toMatchObject({ code: 0, stderr: '' });
@@ -90,6 +93,11 @@ describe('cloudctl CLI', () => {
     [['plan']],
     [['apply-plan']],
     [['deploy', '-f', 'x.yaml', '--plan', '--no-wait']],
+    [['clients']],
+    [['clients', 'create', '--name', 'x', '--type', 'deployments']],
+    [['clients', 'create', '--name', 'x', '--type', 'admin', '--role', 'ops']],
+    [['clients', 'revoke']],
+    [['clients', 'list', '-o', 'yaml']],
   ])('exits 2 with a pointer to --help for the usage error %j', async (args) => {
     const run = await cloudctl(...args);
     expect(run.code).toBe(2);
