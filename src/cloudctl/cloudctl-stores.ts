@@ -12,6 +12,7 @@ import { CLOUDCTL_MIGRATIONS, type CloudctlDatabase } from './migrations.ts';
 import { OAuthStore } from './oauth/index.ts';
 import { OperationStore } from './operations/index.ts';
 import { PlanStore } from './plans/index.ts';
+import { PreviewStore } from './previews/index.ts';
 import { ReadIndex, ReadModel } from './read-model/index.ts';
 import { LeaseStore, REPLICA_LEASE_MS, ReplicaStore } from './replicas/index.ts';
 import { AgentStore } from './sessions/index.ts';
@@ -43,6 +44,8 @@ export interface CloudctlStores {
   operations: OperationStore;
   /** Plans (POST /plans), until applied or expired. */
   plans: PlanStore;
+  /** Preview URLs of deployments' exposeServices steps. */
+  previews: PreviewStore;
   /** The read model: applications, clusters, server groups, ... from the index kept at ingest. */
   readModel: ReadModel;
   /** cloudctl replicas sharing a PostgreSQL, and the agent sessions each holds. */
@@ -88,6 +91,7 @@ export async function openStores(
     oauth: new OAuthStore(db),
     operations: new OperationStore(db),
     plans: new PlanStore(db),
+    previews: new PreviewStore(db),
     readModel: new ReadModel(db),
     replicas: new ReplicaStore(db, REPLICA_LEASE_MS),
     leases: new LeaseStore(db),

@@ -34,6 +34,7 @@ import { agentCredentials, type OAuthStore, oauthFeature, oauthTokens } from './
 import { type CloudctlMetrics, observabilityFeature } from './observability/index.ts';
 import { type OperationDispatcher, operationsFeature } from './operations/index.ts';
 import { plansFeature } from './plans/index.ts';
+import { previewsFeature } from './previews/index.ts';
 import { readModelFeature } from './read-model/index.ts';
 import { type ReplicaHandlers, replicaMembership, replicasFeature } from './replicas/index.ts';
 import { resumeFeature } from './resume-feature.ts';
@@ -178,10 +179,17 @@ async function buildParts(config: CloudctlConfig, deps: ControlPlaneDeps) {
   );
   const tasks = tasksFeature(served);
   const plans = plansFeature({ ...served, tasks, settings: config.plans });
-  const deployments = deploymentsFeature({ ...served, plans, externalUrl: external.url, secretEngines });
+  const previews = previewsFeature({ ...served, externalUrl: external.url });
+  const deployments = deploymentsFeature({
+    ...served,
+    plans,
+    previews: previews.links,
+    externalUrl: external.url,
+    secretEngines,
+  });
   return {
     ...{ base, served, store, observability, membership, external, oauth, oidc, ops, accounts },
-    ...{ dynamic, tasks, plans, deployments },
+    ...{ dynamic, tasks, plans, previews, deployments },
   };
 }
 
@@ -191,7 +199,7 @@ export async function startControlPlane(
 ): Promise<ControlPlane> {
   const parts = await buildParts(config, deps);
   const { base, served, store, observability, membership, external, oauth, oidc, ops, accounts } = parts;
-  const { dynamic, tasks, plans, deployments } = parts;
+  const { dynamic, tasks, plans, previews, deployments } = parts;
   const { stores, registry, logger, now } = base;
   const { guard, directory } = accounts;
   const { placement } = dynamic;
@@ -210,6 +218,7 @@ export async function startControlPlane(
     caching,
     tasks,
     plans,
+    previews,
     deployments,
     sessionsFeature({
       ...{ ...base, ...sessionDeps, sessions: served.sessions, sessionListener: placement },

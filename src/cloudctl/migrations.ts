@@ -27,6 +27,7 @@ import {
   operationErrorCodeMigration,
 } from './operations/index.ts';
 import { type PlanTables, plansMigration } from './plans/index.ts';
+import { type PreviewTables, previewsMigration } from './previews/index.ts';
 import { type ReadModelTables, readModelMigration } from './read-model/index.ts';
 import { type ReplicaTables, replicaMigration } from './replicas/index.ts';
 import { createSessionTables, type SessionTables } from './sessions/index.ts';
@@ -46,7 +47,8 @@ export type CloudctlDatabase = SessionTables &
   DeploymentTables &
   DriftTables &
   WatchTables &
-  PlanTables;
+  PlanTables &
+  PreviewTables;
 
 /** The first migration made three features' tables in one step, in this order. */
 const initial: Migration = {
@@ -78,4 +80,5 @@ export const CLOUDCTL_MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0018_resource_drift': resourceDriftMigration,
   '0019_client_credentials': clientCredentialsMigration,
   '0020_deployed_manifests': deployedManifestsMigration,
+  '0021_previews': previewsMigration,
 };

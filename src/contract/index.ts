@@ -57,4 +57,5 @@ export {
   isContainedPath,
   SERVICE_PROXY_MAX_BODY_BYTES,
   serviceNameSchema,
+  serviceProxyRoot,
 } from './service-proxy.ts';

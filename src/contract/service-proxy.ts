@@ -52,6 +52,21 @@ export const serviceProxyResult = z.object({
 });
 
 /**
+ * The Service's proxy root, below which every proxied path stays. The API server writes it into the
+ * Location headers and HTML links it rewrites, so cloudctl maps it back to the preview's own path.
+ */
+export function serviceProxyRoot(target: {
+  namespace: string;
+  service: string;
+  port: string;
+  scheme: 'http' | 'https';
+}): string {
+  const scheme = target.scheme === 'https' ? 'https:' : '';
+  const port = target.port === '' ? '' : `:${target.port}`;
+  return `/api/v1/namespaces/${encodeURIComponent(target.namespace)}/services/${scheme}${target.service}${port}/proxy`;
+}
+
+/**
  * Request headers never carried to a Service: the hop-by-hop ones (RFC 9110 7.6.1, with those a
  * `connection` header names), the length and encoding the sender sets again, and credentials: the
  * caller's are cloudctl's (its bearer token, its session cookie), never the Service's to read.

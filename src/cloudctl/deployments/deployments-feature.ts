@@ -10,6 +10,7 @@ import type { Feature } from '../feature.ts';
 import type { Route } from '../http/index.ts';
 import type { OperationDispatcher, OperationStore } from '../operations/index.ts';
 import type { Planner } from '../plans/index.ts';
+import type { PreviewLinks } from '../previews/index.ts';
 import { type LeaseStore, REPLICA_BEAT_MS, REPLICA_LEASE_MS } from '../replicas/index.ts';
 import type { AgentRegistry } from '../sessions/index.ts';
 import { deploymentApplier, deploymentPlanner } from './deployment-plans.ts';
@@ -35,6 +36,8 @@ export interface DeploymentsFeatureDeps {
   secretEngines: ReadonlyArray<SecretEngine>;
   /** The plans feature: gates' and files' plans are made and applied through it. */
   plans: { planner: Pick<Planner, 'plan' | 'markApplied' | 'registerApplier'> };
+  /** The previews feature: exposeServices steps open preview URLs, the record lists them. */
+  previews: PreviewLinks;
 }
 
 export interface DeploymentsFeature extends Feature {
@@ -60,6 +63,7 @@ export function deploymentsFeature(deps: DeploymentsFeatureDeps): DeploymentsFea
     leases: stores.leases.leases('deployment', deps.replicaId ?? 'cloudctl', REPLICA_LEASE_MS),
     sweepMs: REPLICA_BEAT_MS,
     reconnectGraceMs: deps.reconnectGraceMs,
+    previews: deps.previews,
     logger,
     now,
   });
@@ -68,7 +72,13 @@ export function deploymentsFeature(deps: DeploymentsFeatureDeps): DeploymentsFea
     name: 'deployments',
     phase: 'services',
     runner,
-    routes: deploymentRoutes({ runner, store: stores.deployments, guard: deps.guard, now }),
+    routes: deploymentRoutes({
+      runner,
+      store: stores.deployments,
+      guard: deps.guard,
+      now,
+      previews: deps.previews,
+    }),
     close: () => runner.close(),
   };
 }

@@ -16,6 +16,10 @@ export const HTTP_ERRORS = {
     status: 502,
     meaning: "the agent could not carry out the request; the message has the agent's error",
   },
+  RESPONSE_TOO_LARGE: {
+    status: 502,
+    meaning: "a Service's answer to a preview URL was over the 1 MiB a preview carries",
+  },
   AGENT_UNAVAILABLE: { status: 503, meaning: 'no connected agent serves the account' },
   INTERNAL: { status: 500, meaning: 'cloudctl failed; the log has the cause' },
 } as const;

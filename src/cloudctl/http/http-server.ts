@@ -219,6 +219,25 @@ function fastifySchema(route: Route) {
   };
 }
 
+/**
+ * The routes that take any body as its bytes (a proxy's), in a context of their own whose one parser
+ * hands every media type over unparsed; the other routes keep JSON and forms.
+ */
+async function mountRawRoutes(
+  app: FastifyInstance,
+  routes: readonly Route[],
+  authenticator: UserAuthenticator,
+  routeFor: RouteFor,
+): Promise<void> {
+  const raw = routes.filter((route) => route.rawBody === true);
+  if (raw.length === 0) return;
+  await app.register(async (context) => {
+    context.removeAllContentTypeParsers();
+    context.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    mountRoutes(context, raw, authenticator, routeFor);
+  });
+}
+
 function mountRoutes(
   app: FastifyInstance,
   routes: readonly Route[],
@@ -250,6 +269,8 @@ function mountRoutes(
           path: request.url.split('?')[0] ?? request.url,
           headers: request.headers,
           secure: request.protocol === 'https',
+          search: request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
+          rawBody: Buffer.isBuffer(request.body) ? request.body : undefined,
         });
         if (answer instanceof Reply) {
           if (answer.contentType !== undefined) reply.type(answer.contentType);
@@ -293,7 +314,13 @@ export async function startHttpEndpoint(
   let closing = false;
   logRequests(app, deps.metrics, log, () => closing);
   await app.register(swagger, swaggerOptions(deps.version));
-  mountRoutes(app, deps.routes, deps.authenticator, routeFor);
+  mountRoutes(
+    app,
+    deps.routes.filter((route) => route.rawBody !== true),
+    deps.authenticator,
+    routeFor,
+  );
+  await mountRawRoutes(app, deps.routes, deps.authenticator, routeFor);
   app.get(API_DOCS_PATH, { schema: { hide: true } }, async () => app.swagger());
   refuseOtherMethods(
     app,

@@ -33,6 +33,10 @@ export interface RouteRequest<S extends RouteSchema> {
   headers: IncomingHttpHeaders;
   /** Whether the request came over TLS to this server (a cookie set for it is then Secure). */
   secure: boolean;
+  /** The query string as received, without its `?` (empty when none). */
+  search: string;
+  /** On a `rawBody` route, the body's bytes (undefined when none came). */
+  rawBody: Buffer | undefined;
 }
 
 /** A handler's answer with a status other than the route's first success status, or not JSON. */
@@ -69,6 +73,11 @@ export interface RouteDefinition<S extends RouteSchema> {
    */
   consumes?: string[];
   /**
+   * Takes any body, of any media type, as its bytes (`rawBody`) instead of parsing it: a proxy's
+   * route, which passes the body on as it came.
+   */
+  rawBody?: boolean;
+  /**
    * The body of this route's refusals (400 for a bad request, 415, ...), where a protocol fixes it
    * (OAuth's token endpoint) or people read it (the status page's HTML; a Reply sets the media type
    * and headers); other routes answer the one error body.
@@ -95,6 +104,7 @@ export interface Route {
   produces?: string[];
   access: 'public' | 'user';
   consumes?: string[];
+  rawBody?: boolean;
   errorBody?: (status: number, message: string, path: string) => unknown;
   hidden?: boolean;
   authorization?: (headers: IncomingHttpHeaders) => string | undefined;

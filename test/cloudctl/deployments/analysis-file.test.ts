@@ -1,7 +1,7 @@
 // Deployment files with the original product's canary analysis: the top-level `analysis` section
 // (its provider and named queries with limits) and `analysis` steps in a canary and in a blue/green
 // `redirectTrafficAfter` load into typed steps laid out for the run; mistakes are located with the
-// names that exist; `exposeServices` is refused saying what to write instead.
+// names that exist.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layOutSteps } from '../../../src/cloudctl/deployments/run/step-layout.ts';
 import { DEPLOYMENT_YAML, DeploymentDir, SERVICE_YAML } from './deployment-files.ts';
@@ -134,25 +134,5 @@ strategies:
       `${file}:19:30: error: strategies.s.canary.steps[1].analysis.rollForwardMode: rollForwardMode: manual is not supported: put a '- pause: {untilApproved: true}' step after the analysis, found the string 'manual'`,
       `${file}:20:23: error: strategies.s.canary.steps[1].analysis.queries[0]: no analysis query named 'restart'; did you mean 'restarts'? (analysis.queries defines cpu, ready; built-in measures: restarts, oomKills, crashLoops, readyRatio, warningEvents)`,
     ]);
-  });
-
-  it('refuses exposeServices, saying what to do instead', async () => {
-    const problems = await dir.problems(
-      'expose.yaml',
-      `application: a
-targets:
-  t: {account: c, strategy: s}
-manifests:
-  - path: manifests/potato-facts.yaml
-strategies:
-  s:
-    canary:
-      steps:
-        - exposeServices: {services: [potato-facts]}
-`,
-    );
-    expect(problems.join('\n')).toMatch(
-      /steps\[0\]\.exposeServices: unknown key 'exposeServices'.*a Service of your manifests/,
-    );
   });
 });

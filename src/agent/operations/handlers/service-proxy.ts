@@ -8,17 +8,10 @@ import {
   forwardableRequestHeaders,
   type HandlerResult,
   isContainedPath,
-  type ParsedPayload,
+  serviceProxyRoot,
 } from '../../../contract/index.ts';
 import { OperationError } from '../operation-error.ts';
 import type { Handler } from '../operation-handler.ts';
-
-/** The Service's proxy root: what every proxied path must stay below. */
-function proxyRoot(payload: ParsedPayload<'serviceProxy'>): string {
-  const scheme = payload.scheme === 'https' ? 'https:' : '';
-  const port = payload.port === '' ? '' : `:${payload.port}`;
-  return `/api/v1/namespaces/${encodeURIComponent(payload.namespace)}/services/${scheme}${payload.service}${port}/proxy`;
-}
 
 export const serviceProxyHandler: Handler<'serviceProxy'> = {
   run: async (payload, context): Promise<HandlerResult<'serviceProxy'>> => {
@@ -26,7 +19,7 @@ export const serviceProxyHandler: Handler<'serviceProxy'> = {
     // `..` that reached the URL parser would leave the proxy for the rest of the API.
     if (!isContainedPath(payload.path))
       throw new OperationError('INVALID_PAYLOAD', 'path: a . or .. segment', 'path');
-    const root = proxyRoot(payload);
+    const root = serviceProxyRoot(payload);
     const path = `${root}${payload.path}${payload.query === '' ? '' : `?${payload.query}`}`;
     const headers = forwardableRequestHeaders(payload.headers);
     const contentType = headers['content-type'];

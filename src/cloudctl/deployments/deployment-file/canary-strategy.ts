@@ -2,6 +2,7 @@
 // replicas (by replica ratio, no traffic manager); after the last step the new version gets 100%.
 import { z } from 'zod';
 import { analysisStepSchema } from './analysis-step.ts';
+import { exposeServicesStepSchema } from './expose-services-step.ts';
 import { oneOfKeys } from './one-of-keys.ts';
 import { pauseStepSchema } from './pause-step.ts';
 import { runWebhookStepSchema } from './run-webhook-step.ts';
@@ -14,6 +15,7 @@ export const canaryStepSchema = oneOfKeys(
     pause: pauseStepSchema,
     runWebhook: runWebhookStepSchema,
     analysis: analysisStepSchema,
+    exposeServices: exposeServicesStepSchema,
   },
   'a canary step',
 );

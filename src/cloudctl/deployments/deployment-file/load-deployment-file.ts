@@ -42,10 +42,7 @@ export interface ParseDeploymentOptions {
 }
 
 /** Keys of the original product's files that this service does not implement, said as such. */
-const NOT_SUPPORTED: Readonly<Record<string, string>> = {
-  exposeServices:
-    "exposeServices (preview URLs through the original product's network) is not supported: reach the new version through a Service of your manifests (blue/green: previewService)",
-};
+const NOT_SUPPORTED: Readonly<Record<string, string>> = {};
 
 function unknownKey(key: string, known: ReadonlyArray<string>): string {
   const unsupported = NOT_SUPPORTED[key];

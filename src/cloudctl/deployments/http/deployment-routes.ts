@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { AccountGuard } from '../../accounts/index.ts';
 import { AGENT_ANSWERS, defineRoute, errorAnswers, HttpError, Reply, type Route } from '../../http/index.ts';
 import { planRecordSchema } from '../../plans/index.ts';
+import type { PreviewLinks } from '../../previews/index.ts';
 import { parseDeploymentFile } from '../deployment-file/load-deployment-file.ts';
 import { callbackGateId, type DeploymentRunner, type DeploymentStore, StepFailure } from '../run/index.ts';
 import {
@@ -33,6 +34,8 @@ export interface DeploymentRoutesDeps {
   store: DeploymentStore;
   guard: AccountGuard;
   now: () => Date;
+  /** Lists the deployment's preview URLs on its record. */
+  previews: Pick<PreviewLinks, 'ofDeployment'>;
 }
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
@@ -156,7 +159,10 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps): Route[] {
       tag: TAG,
       access: 'user',
       schema: { params: idParams, response: { 200: deploymentViewSchema } },
-      handler: async ({ params, user }) => deploymentView(await readableDeployment(deps, user, params.id)),
+      handler: async ({ params, user }) => {
+        const deployment = await readableDeployment(deps, user, params.id);
+        return deploymentView(deployment, await deps.previews.ofDeployment(deployment.id));
+      },
     }),
     decide(deps, true),
     decide(deps, false),

@@ -2,6 +2,7 @@
 // What only the runner needs (operation ids, gate ids, a planned step's guard) stays out; a gate's
 // plan shows as its id and path, for clients to GET (the plans feature checks who may).
 import { z } from 'zod';
+import { type PreviewRecord, previewRecordSchema } from '../../previews/index.ts';
 import {
   DEPLOYMENT_STATUSES,
   STEP_KINDS,
@@ -77,6 +78,10 @@ export const deploymentViewSchema = z
     updatedAt: z.string(),
     targets: z.array(targetViewSchema),
     log: z.array(z.object({ at: z.string(), target: z.string().optional(), message: z.string() })),
+    previews: z
+      .array(previewRecordSchema)
+      .optional()
+      .describe('on GET /deployments/{id}: the preview URLs its exposeServices steps opened'),
   })
   .describe('Deployment');
 
@@ -94,7 +99,8 @@ export function deploymentSummary(d: StoredDeployment): z.infer<typeof deploymen
   };
 }
 
-export function deploymentView(d: StoredDeployment): DeploymentView {
+/** The deployment as the API shows it; `previews` where the answer lists them (GET /deployments/{id}). */
+export function deploymentView(d: StoredDeployment, previews?: PreviewRecord[]): DeploymentView {
   return {
     ...deploymentSummary(d),
     targets: d.progress.targets.map((t) => ({
@@ -136,5 +142,6 @@ export function deploymentView(d: StoredDeployment): DeploymentView {
       })),
     })),
     log: d.progress.log,
+    ...(previews === undefined ? {} : { previews }),
   };
 }

@@ -16,6 +16,7 @@ export const STEP_KINDS = [
   'promote',
   'switchTraffic',
   'removeOld',
+  'exposeServices',
 ] as const;
 
 export const stepStateSchema = z.object({

@@ -16,6 +16,7 @@ import {
 import { CodedError } from '../../../lib/coded-error.ts';
 import { CloudctlError } from '../../errors.ts';
 import type { OperationDispatcher, OperationOutcome } from '../../operations/index.ts';
+import type { PreviewLinks } from '../../previews/index.ts';
 import { LeaseSweeper, type Leases } from '../../replicas/index.ts';
 import { type LoadedDeployment, parseDeploymentFile } from '../deployment-file/load-deployment-file.ts';
 import type { DeploymentPlan, DeploymentPlanner } from './deployment-planner.ts';
@@ -52,6 +53,8 @@ export interface DeploymentRunnerDeps {
   gatePollMs?: number;
   /** How often readiness is checked while pods start. */
   readyPollMs?: number;
+  /** Opens the preview URLs of exposeServices steps. */
+  previews: Pick<PreviewLinks, 'open'>;
   newId?: () => string;
 }
 
@@ -338,6 +341,7 @@ export class DeploymentRunner {
       callbackUri: (secret) => `${this.#deps.callbackBase()}/${secret}`,
       planner: this.#deps.planner,
       readyPollMs: this.#deps.readyPollMs ?? 1000,
+      previews: this.#deps.previews,
     };
   }
 

@@ -4,6 +4,7 @@ import type { STEP_KINDS } from '../deployment-progress.ts';
 import { analysisStep } from './analysis-step.ts';
 import { approvalStep } from './approval-step.ts';
 import { deployStep } from './deploy-step.ts';
+import { exposeServicesStep } from './expose-services-step.ts';
 import { pauseStep } from './pause-step.ts';
 import { removeOldStep } from './remove-old-step.ts';
 import { promoteStep, setWeightStep } from './set-weight-step.ts';
@@ -27,4 +28,5 @@ export const STEPS: Readonly<Record<(typeof STEP_KINDS)[number], StepKind>> = {
   promote: promoteStep,
   switchTraffic: switchTrafficStep,
   removeOld: removeOldStep,
+  exposeServices: exposeServicesStep,
 };

@@ -10,6 +10,7 @@ import type {
 } from '../../../../contract/index.ts';
 import { CodedError } from '../../../../lib/coded-error.ts';
 import { isRecord } from '../../../../lib/is-record.ts';
+import type { PreviewLinks } from '../../../previews/index.ts';
 import type { DeploymentFile } from '../../deployment-file/deployment-file-schema.ts';
 import { durationMs } from '../../deployment-file/duration.ts';
 import type { ManifestObject } from '../../deployment-file/manifest-documents.ts';
@@ -70,6 +71,8 @@ export interface TargetRunDeps {
   planner?: DeploymentPlanner | undefined;
   /** How often readiness is checked. */
   readyPollMs: number;
+  /** Opens the preview URLs of exposeServices steps. */
+  previews: Pick<PreviewLinks, 'open'>;
 }
 
 export function record(value: unknown): Record<string, unknown> {

@@ -18,4 +18,5 @@ export const STEP_WRITES: Readonly<Record<(typeof STEP_KINDS)[number], WritesOf 
   promote: weightWrites,
   switchTraffic: switchTrafficWrites,
   removeOld: removeOldWrites,
+  exposeServices: undefined,
 };
