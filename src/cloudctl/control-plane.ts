@@ -180,8 +180,10 @@ async function buildParts(config: CloudctlConfig, deps: ControlPlaneDeps) {
   const tasks = tasksFeature(served);
   const plans = plansFeature({ ...served, tasks, settings: config.plans });
   const previews = previewsFeature({ ...served, externalUrl: external.url });
+  const analysisProviders = config.analysis.providers;
   const deployments = deploymentsFeature({
     ...served,
+    analysisProviders,
     plans,
     previews: previews.links,
     externalUrl: external.url,

@@ -13,6 +13,7 @@ export {
 } from './load-config.ts';
 export { type ResolvedConfig, resolveConfig } from './resolve-config.ts';
 export { type AgentEntry, agentIdSchema } from './schema/agents.ts';
+export { BUILTIN_PROVIDER_NAME, type PrometheusProvider } from './schema/analysis.ts';
 export { type CloudctlConfig, cloudctlConfigSchema } from './schema/cloudctl-config.ts';
 export type { TlsSettings } from './schema/grpc.ts';
 export type { OidcSettings } from './schema/oidc.ts';

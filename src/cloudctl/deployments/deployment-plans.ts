@@ -48,7 +48,7 @@ export function deploymentPlanner(
 }
 
 export interface DeploymentApplierDeps {
-  runner: Pick<DeploymentRunner, 'submit'>;
+  runner: Pick<DeploymentRunner, 'submit' | 'analysisProviders'>;
   store: Pick<DeploymentStore, 'unfinished'>;
 }
 
@@ -67,7 +67,11 @@ export function deploymentApplier(deps: DeploymentApplierDeps): PlanApplier {
     }
     const { deploymentId, text, fileName, targets } = subject.data;
     const loaded = checkedDeploymentFile(
-      await parseDeploymentFile(text, { file: fileName, baseDir: undefined }),
+      await parseDeploymentFile(text, {
+        file: fileName,
+        baseDir: undefined,
+        analysisProviders: deps.runner.analysisProviders,
+      }),
     );
     await requireNotRunning(deps.store, loaded.deployment);
     const expect = stepExpectations(record.operations);

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { SecretEngine } from '../../secrets/index.ts';
 import type { AccountGuard } from '../accounts/index.ts';
+import type { PrometheusProvider } from '../config/index.ts';
 import type { Feature } from '../feature.ts';
 import type { Route } from '../http/index.ts';
 import type { OperationDispatcher, OperationStore } from '../operations/index.ts';
@@ -15,7 +16,7 @@ import { type LeaseStore, REPLICA_BEAT_MS, REPLICA_LEASE_MS } from '../replicas/
 import type { AgentRegistry } from '../sessions/index.ts';
 import { deploymentApplier, deploymentPlanner } from './deployment-plans.ts';
 import { deploymentRoutes } from './http/deployment-routes.ts';
-import { DeploymentRunner, type DeploymentStore, webhookSender } from './run/index.ts';
+import { DeploymentRunner, type DeploymentStore, metricProviders, webhookSender } from './run/index.ts';
 import { directWebhookTransport } from './webhook/direct-webhook-transport.ts';
 import { webhookSecrets } from './webhook/webhook-secrets.ts';
 
@@ -36,6 +37,8 @@ export interface DeploymentsFeatureDeps {
   secretEngines: ReadonlyArray<SecretEngine>;
   /** The plans feature: gates' and files' plans are made and applied through it. */
   plans: { planner: Pick<Planner, 'plan' | 'markApplied' | 'registerApplier'> };
+  /** cloudctl's config's `analysis.providers`: what analysis steps may name besides `builtin`. */
+  analysisProviders: readonly PrometheusProvider[];
   /** The previews feature: exposeServices steps open preview URLs, the record lists them. */
   previews: PreviewLinks;
 }
@@ -63,6 +66,7 @@ export function deploymentsFeature(deps: DeploymentsFeatureDeps): DeploymentsFea
     leases: stores.leases.leases('deployment', deps.replicaId ?? 'cloudctl', REPLICA_LEASE_MS),
     sweepMs: REPLICA_BEAT_MS,
     reconnectGraceMs: deps.reconnectGraceMs,
+    metricProviders: metricProviders(deps.analysisProviders),
     previews: deps.previews,
     logger,
     now,

@@ -112,7 +112,7 @@ manifests:
 analysis:
   defaultMetricProviderName: prometheus
   queries:
-    - {name: cpu, queryTemplate: 'avg(cpu)', upperLimit: 1}
+    - {name: cpu, metricProviderName: builtin, queryTemplate: 'avg(cpu)', upperLimit: 1}
     - {name: ready, queryTemplate: readyRatio, lowerLimit: 2, upperLimit: 1}
 strategies:
   s:
@@ -125,11 +125,12 @@ strategies:
             rollForwardMode: manual
             queries: [restart, cpu]
 `,
+      [],
     );
     const file = `${dir.root}/bad-analysis.yaml`;
     expect(problems).toEqual([
-      `${file}:7:30: error: analysis.defaultMetricProviderName: unknown metric provider 'prometheus': the one provider is 'builtin' (it judges the new version's pods: restarts, oomKills, crashLoops, readyRatio, warningEvents); a Prometheus provider is not available yet, found the string 'prometheus'`,
-      `${file}:9:35: error: analysis.queries[0].queryTemplate: the builtin provider measures restarts, oomKills, crashLoops, readyRatio, warningEvents; found 'avg(cpu)'`,
+      `${file}:7:30: error: analysis.defaultMetricProviderName: unknown metric provider 'prometheus' (cloudctl's config, analysis.providers, defines none; 'builtin' is always there)`,
+      `${file}:9:64: error: analysis.queries[0].queryTemplate: the builtin provider measures restarts, oomKills, crashLoops, readyRatio, warningEvents; found 'avg(cpu)'`,
       `${file}:10:60: error: analysis.queries[1].lowerLimit: lowerLimit 2 is above upperLimit 1: no value passes`,
       `${file}:19:30: error: strategies.s.canary.steps[1].analysis.rollForwardMode: rollForwardMode: manual is not supported: put a '- pause: {untilApproved: true}' step after the analysis, found the string 'manual'`,
       `${file}:20:23: error: strategies.s.canary.steps[1].analysis.queries[0]: no analysis query named 'restart'; did you mean 'restarts'? (analysis.queries defines cpu, ready; built-in measures: restarts, oomKills, crashLoops, readyRatio, warningEvents)`,

@@ -55,10 +55,17 @@ export class DeploymentDir {
     return result;
   }
 
-  /** The issues of a file that must not load, as `file:line:col: error: path: message` lines. */
-  async problems(relative: string, text: string): Promise<string[]> {
+  /**
+   * The issues of a file that must not load, as `file:line:col: error: path: message` lines; with
+   * `analysisProviders`, checked as cloudctl configured with those metric providers checks it.
+   */
+  async problems(
+    relative: string,
+    text: string,
+    analysisProviders?: Parameters<typeof loadDeploymentFile>[1],
+  ): Promise<string[]> {
     const file = this.write(relative, text);
-    const result = await loadDeploymentFile(file);
+    const result = await loadDeploymentFile(file, analysisProviders);
     if (result.ok) throw new Error(`expected ${file} to fail`);
     return result.issues.map(formatIssue);
   }

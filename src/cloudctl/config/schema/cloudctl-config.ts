@@ -5,6 +5,7 @@ import { secretsSchema } from '../../../secrets/index.ts';
 import { accountsSchema } from './accounts.ts';
 import { agentRetirementSchema } from './agent-retirement.ts';
 import { agentsSchema } from './agents.ts';
+import { analysisSchema } from './analysis.ts';
 import { authSchema } from './auth.ts';
 import { databaseSchema } from './database.ts';
 import { grpcSchema } from './grpc.ts';
@@ -27,6 +28,7 @@ export const cloudctlConfigSchema = z.strictObject({
   database: databaseSchema.prefault({}),
   operations: operationsSchema.prefault({}),
   plans: plansSchema.prefault({}),
+  analysis: analysisSchema.prefault({}),
   oauth: oauthSchema.prefault({}),
   watch: watchSchema.prefault({}),
   logging: loggingSchema.prefault({}),

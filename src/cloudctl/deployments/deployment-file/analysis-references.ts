@@ -7,7 +7,7 @@ import { BUILTIN_MEASURE_NAMES } from './analysis-section.ts';
 import type { Finding } from './finding.ts';
 
 /** Path and value of every `analysis` step in a canary or a blue/green `redirectTrafficAfter`. */
-function analysisSteps(
+export function analysisSteps(
   raw: Record<string, unknown>,
 ): Array<{ path: KeyPath; step: Record<string, unknown> }> {
   const out: Array<{ path: KeyPath; step: Record<string, unknown> }> = [];

@@ -1,12 +1,17 @@
 // The file's top-level `analysis` section, as the original product writes it: the provider steps use
-// when they name none (`defaultMetricProviderName`) and the named `queries` with their limits. The
-// one provider here is `builtin`: it measures the new version's pods from what the agent reads
-// (restarts, OOM kills, crash loops, ready ratio against the old version, Warning events), so a
-// built-in query's `queryTemplate` names one of those measures. Other providers are refused by name.
+// when they name none (`defaultMetricProviderName`) and the named `queries` with their limits. Two
+// kinds of provider: `builtin` measures the new version's pods from what the agent reads (restarts,
+// OOM kills, crash loops, ready ratio against the old version, Warning events), so a built-in
+// query's `queryTemplate` names one of those measures; a provider of cloudctl's config
+// (`analysis.providers`, type `prometheus`) runs the `queryTemplate` as PromQL. Which names exist is
+// cloudctl's config's to say, so names and templates are checked beside the schema
+// (analysis-providers.ts), not in it.
 import { z } from 'zod';
 import { uniqueEntries } from '../../../lib/unique-entries.ts';
+import { BUILTIN_PROVIDER_NAME } from '../../config/index.ts';
 
-export const BUILTIN_PROVIDER = 'builtin';
+/** cloudctl's config names it: no entry of `analysis.providers` may take it. */
+export const BUILTIN_PROVIDER = BUILTIN_PROVIDER_NAME;
 
 /** What the built-in provider measures, each with the limit it is held to when a query gives none. */
 export const BUILTIN_MEASURES = {
@@ -29,33 +34,19 @@ export function isBuiltinMeasure(name: string): name is BuiltinMeasure {
   return Object.hasOwn(BUILTIN_MEASURES, name);
 }
 
-export const providerNameSchema = z
-  .string()
-  .min(1)
-  .superRefine((name, ctx) => {
-    if (name !== BUILTIN_PROVIDER)
-      ctx.addIssue({
-        code: 'custom',
-        message: `unknown metric provider '${name}': the one provider is '${BUILTIN_PROVIDER}' (it judges the new version's pods: ${BUILTIN_MEASURE_NAMES.join(', ')}); a Prometheus provider is not available yet`,
-      });
-  });
+/** A provider's name: `builtin` or one of cloudctl's `analysis.providers` (checked on load). */
+export const providerNameSchema = z.string().min(1);
 
 export const analysisQuerySchema = z
   .strictObject({
     name: z.string().min(1),
     metricProviderName: providerNameSchema.optional(),
-    /** For `builtin`: the measure's name. */
+    /** For `builtin`: the measure's name; for a Prometheus provider: PromQL with `{{vendor.*}}`. */
     queryTemplate: z.string().min(1),
     upperLimit: z.number().optional(),
     lowerLimit: z.number().optional(),
   })
   .superRefine((query, ctx) => {
-    if (!isBuiltinMeasure(query.queryTemplate))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['queryTemplate'],
-        message: `the builtin provider measures ${BUILTIN_MEASURE_NAMES.join(', ')}; found '${query.queryTemplate}'`,
-      });
     if (
       query.upperLimit !== undefined &&
       query.lowerLimit !== undefined &&

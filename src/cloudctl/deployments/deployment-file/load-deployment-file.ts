@@ -7,6 +7,7 @@ import { didYouMean } from '../../../lib/key-suggestion.ts';
 import { parseYamlText, readTextFile } from '../../../lib/yaml-file.ts';
 import { formatKeyPath, type KeyPath, type SourcePosition } from '../../../lib/yaml-source.ts';
 import { acceptedKeys } from './accepted-keys.ts';
+import { analysisProviderChecks, type ConfiguredProvider } from './analysis-providers.ts';
 import { analysisReferences } from './analysis-references.ts';
 import { crossReferences } from './cross-references.ts';
 import { type DeploymentFile, deploymentFileSchema } from './deployment-file-schema.ts';
@@ -39,6 +40,11 @@ export interface ParseDeploymentOptions {
   file: string;
   /** Directory that relative manifest paths start from; undefined: manifests must be inline. */
   baseDir: string | undefined;
+  /**
+   * cloudctl's configured metric providers (`analysis.providers`): a file naming another is refused.
+   * Undefined where they are not known (the CLI, before it sends the file): names are not checked.
+   */
+  analysisProviders?: readonly ConfiguredProvider[] | undefined;
 }
 
 /** Keys of the original product's files that this service does not implement, said as such. */
@@ -114,6 +120,7 @@ export async function parseDeploymentFile(
     ...(parsed.success ? [] : parsed.error.issues.flatMap((i) => schemaFindings(i, parsed.error.issues))),
     ...crossReferences(raw),
     ...analysisReferences(raw),
+    ...analysisProviderChecks(raw, options.analysisProviders),
     ...trafficReferences(raw),
     ...webhookTemplateChecks(raw),
   ];
@@ -143,8 +150,12 @@ export async function parseDeploymentFile(
   return { ok: true, file, deployment: parsed.data, manifests: read.manifests, locate: keyAt };
 }
 
-export async function loadDeploymentFile(file: string): Promise<LoadedDeployment | FailedDeployment> {
+/** A file on disk; `analysisProviders` as ParseDeploymentOptions says (the CLI knows none). */
+export async function loadDeploymentFile(
+  file: string,
+  analysisProviders?: readonly ConfiguredProvider[],
+): Promise<LoadedDeployment | FailedDeployment> {
   const text = await readTextFile(file);
   if (!text.ok) return { ok: false, file, issues: [text.issue] };
-  return parseDeploymentFile(text.value, { file, baseDir: dirname(resolve(file)) });
+  return parseDeploymentFile(text.value, { file, baseDir: dirname(resolve(file)), analysisProviders });
 }

@@ -20,7 +20,3 @@ export type VendorVariable = (typeof VENDOR_VARIABLES)[number];
  * (no new ReplicaSet before a target deploys, for example); a template using it then fails to render.
  */
 export type VendorValues = Partial<Record<VendorVariable, string>>;
-
-export function isVendorVariable(name: string): name is VendorVariable {
-  return (VENDOR_VARIABLES as ReadonlyArray<string>).includes(name);
-}

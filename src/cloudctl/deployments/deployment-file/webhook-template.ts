@@ -1,19 +1,30 @@
 // The placeholder language of webhook templates: `{{vendor.<name>}}` and `{{context.<name>}}`, with
 // optional spaces inside the braces. Every `{{` opens a placeholder, so a typo is an error rather than
-// text sent to the job. Parsing is shared by the load-time checks and the renderer.
+// text sent to the job. Parsing is shared by the load-time checks and the renderer, and by analysis
+// query templates, whose `{{vendor.*}}` variables are others (parseTemplateOf).
 import { nearest } from '../../../lib/did-you-mean.ts';
-import { isVendorVariable, VENDOR_VARIABLES, type VendorVariable } from './vendor-variables.ts';
+import { VENDOR_VARIABLES, type VendorVariable } from './vendor-variables.ts';
 
-export type Placeholder =
-  | { namespace: 'vendor'; name: VendorVariable; text: string }
+export type Placeholder<V extends string = VendorVariable> =
+  | { namespace: 'vendor'; name: V; text: string }
   | { namespace: 'context'; name: string; text: string };
-export type TemplatePart = string | Placeholder;
+export type TemplatePart<V extends string = VendorVariable> = string | Placeholder<V>;
 
-export type ParsedTemplate = { ok: true; parts: TemplatePart[] } | { ok: false; message: string };
+export type ParsedTemplate<V extends string = VendorVariable> =
+  | { ok: true; parts: TemplatePart<V>[] }
+  | { ok: false; message: string };
+
+function isOneOf<V extends string>(name: string, variables: readonly V[]): name is V {
+  return variables.some((v) => v === name);
+}
 
 const PLACEHOLDER = /^(vendor|context)\.([A-Za-z_][A-Za-z0-9_-]*)$/;
 
-function placeholder(inner: string, text: string): Placeholder | string {
+function placeholder<V extends string>(
+  inner: string,
+  text: string,
+  variables: readonly V[],
+): Placeholder<V> | string {
   const match = PLACEHOLDER.exec(inner);
   if (match === null) {
     const namespace = inner.split('.')[0] ?? '';
@@ -30,9 +41,9 @@ function placeholder(inner: string, text: string): Placeholder | string {
   }
   const [, namespace, name = ''] = match;
   if (namespace === 'vendor') {
-    if (!isVendorVariable(name)) {
-      const hint = nearest(name, VENDOR_VARIABLES);
-      return `{{vendor.${name}}} is not a vendor variable (${VENDOR_VARIABLES.join(', ')})${
+    if (!isOneOf(name, variables)) {
+      const hint = nearest(name, variables);
+      return `{{vendor.${name}}} is not a vendor variable (${variables.join(', ')})${
         hint === undefined ? '' : `; did you mean {{vendor.${hint}}}?`
       }`;
     }
@@ -42,7 +53,15 @@ function placeholder(inner: string, text: string): Placeholder | string {
 }
 
 export function parseTemplate(template: string): ParsedTemplate {
-  const parts: TemplatePart[] = [];
+  return parseTemplateOf(template, VENDOR_VARIABLES);
+}
+
+/** A template whose `{{vendor.*}}` variables are `variables`. */
+export function parseTemplateOf<V extends string>(
+  template: string,
+  variables: readonly V[],
+): ParsedTemplate<V> {
+  const parts: TemplatePart<V>[] = [];
   let rest = 0;
   for (;;) {
     const open = template.indexOf('{{', rest);
@@ -51,7 +70,7 @@ export function parseTemplate(template: string): ParsedTemplate {
     if (close < 0) return { ok: false, message: `'{{' at character ${open + 1} is never closed by '}}'` };
     if (open > rest) parts.push(template.slice(rest, open));
     const text = template.slice(open, close + 2);
-    const found = placeholder(template.slice(open + 2, close).trim(), text);
+    const found = placeholder(template.slice(open + 2, close).trim(), text, variables);
     if (typeof found === 'string') return { ok: false, message: found };
     parts.push(found);
     rest = close + 2;
@@ -61,7 +80,7 @@ export function parseTemplate(template: string): ParsedTemplate {
 }
 
 /** The `{{context.*}}` names a parsed template uses, in order of first use. */
-export function contextNames(parts: ReadonlyArray<TemplatePart>): string[] {
+export function contextNames<V extends string>(parts: ReadonlyArray<TemplatePart<V>>): string[] {
   const names = parts.flatMap((p) => (typeof p !== 'string' && p.namespace === 'context' ? [p.name] : []));
   return [...new Set(names)];
 }

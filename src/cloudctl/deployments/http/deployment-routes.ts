@@ -100,7 +100,11 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps): Route[] {
       handler: async ({ body, user }) => {
         const fileName = body.fileName ?? 'request body';
         const loaded = checkedDeploymentFile(
-          await parseDeploymentFile(body.file, { file: fileName, baseDir: undefined }),
+          await parseDeploymentFile(body.file, {
+            file: fileName,
+            baseDir: undefined,
+            analysisProviders: deps.runner.analysisProviders,
+          }),
         );
         const file = loaded.deployment;
         for (const target of Object.values(file.targets))
@@ -124,7 +128,11 @@ export function deploymentRoutes(deps: DeploymentRoutesDeps): Route[] {
       handler: async ({ body, user }) => {
         const fileName = body.fileName ?? 'request body';
         const loaded = checkedDeploymentFile(
-          await parseDeploymentFile(body.file, { file: fileName, baseDir: undefined }),
+          await parseDeploymentFile(body.file, {
+            file: fileName,
+            baseDir: undefined,
+            analysisProviders: deps.runner.analysisProviders,
+          }),
         );
         // As POST /plans: READ plans; applying the plan needs WRITE on every account (POST /plans/{id}/apply).
         for (const target of Object.values(loaded.deployment.targets))

@@ -19,6 +19,7 @@ import type { OperationDispatcher, OperationOutcome } from '../../operations/ind
 import type { PreviewLinks } from '../../previews/index.ts';
 import { LeaseSweeper, type Leases } from '../../replicas/index.ts';
 import { type LoadedDeployment, parseDeploymentFile } from '../deployment-file/load-deployment-file.ts';
+import type { MetricProviders } from './analysis/metric-providers.ts';
 import type { DeploymentPlan, DeploymentPlanner } from './deployment-planner.ts';
 import type { DeploymentProgress, StepState, TargetState } from './deployment-progress.ts';
 import { checkTargetMove, deploymentStatus, isRollbackable, isTargetActive } from './deployment-state.ts';
@@ -53,6 +54,8 @@ export interface DeploymentRunnerDeps {
   gatePollMs?: number;
   /** How often readiness is checked while pods start. */
   readyPollMs?: number;
+  /** cloudctl's configured metric providers: files are checked against them, analysis asks them. */
+  metricProviders: MetricProviders;
   /** Opens the preview URLs of exposeServices steps. */
   previews: Pick<PreviewLinks, 'open'>;
   newId?: () => string;
@@ -97,6 +100,11 @@ export class DeploymentRunner {
       logger: deps.logger,
       what: 'deployment',
     });
+  }
+
+  /** The metric providers files are checked against: every parse of a file here passes them. */
+  get analysisProviders(): MetricProviders['configured'] {
+    return this.#deps.metricProviders.configured;
   }
 
   async submit(submission: Submission): Promise<StoredDeployment> {
@@ -225,7 +233,11 @@ export class DeploymentRunner {
     };
     const loaded =
       given ??
-      (await parseDeploymentFile(deployment.file.text, { file: deployment.file.name, baseDir: undefined }));
+      (await parseDeploymentFile(deployment.file.text, {
+        file: deployment.file.name,
+        baseDir: undefined,
+        analysisProviders: this.analysisProviders,
+      }));
     if (!loaded.ok) {
       // Only a file that parsed is stored; one that no longer does (a changed schema) is reported.
       for (const target of progress.targets) {
@@ -341,6 +353,7 @@ export class DeploymentRunner {
       callbackUri: (secret) => `${this.#deps.callbackBase()}/${secret}`,
       planner: this.#deps.planner,
       readyPollMs: this.#deps.readyPollMs ?? 1000,
+      metricProviders: this.#deps.metricProviders,
       previews: this.#deps.previews,
     };
   }

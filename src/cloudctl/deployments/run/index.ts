@@ -1,5 +1,6 @@
 // The deployment runner: stored deployments, their steps laid out and carried on across restarts.
 
+export { type MetricProviders, metricProviders } from './analysis/metric-providers.ts';
 export {
   type DeploymentPlan,
   type DeploymentPlanner,

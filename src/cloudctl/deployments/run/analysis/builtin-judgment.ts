@@ -7,6 +7,7 @@ import {
   BUILTIN_MEASURES,
   type BuiltinMeasure,
 } from '../../deployment-file/analysis-section.ts';
+import { holdToLimits } from './limits.ts';
 import type { PodHealth } from './pod-health.ts';
 
 export interface VersionHealth {
@@ -96,33 +97,8 @@ export function judge(
     const lower = query.lowerLimit ?? (query.upperLimit === undefined ? defaults.lowerLimit : undefined);
     const { value, where } = measure(query.measure, current, previous);
     const label = query.name === query.measure ? query.name : `${query.name} (${query.measure})`;
-    const places = named(where);
-    if (upper !== undefined && value > upper)
-      return {
-        query: query.name,
-        measure: query.measure,
-        value,
-        passed: false,
-        words: `${label} ${value} > upperLimit ${upper}${places}`,
-      };
-    if (lower !== undefined && value < lower)
-      return {
-        query: query.name,
-        measure: query.measure,
-        value,
-        passed: false,
-        words: `${label} ${value} < lowerLimit ${lower}${places}`,
-      };
-    const kept = [lower === undefined ? '' : `≥ ${lower}`, upper === undefined ? '' : `≤ ${upper}`]
-      .filter((s) => s !== '')
-      .join(' and ');
-    return {
-      query: query.name,
-      measure: query.measure,
-      value,
-      passed: true,
-      words: `${label} ${value} ${kept}`.trim(),
-    };
+    const verdict = holdToLimits(label, value, { upperLimit: upper, lowerLimit: lower }, named(where));
+    return { query: query.name, measure: query.measure, value, ...verdict };
   });
   return { passed: results.every((r) => r.passed), results };
 }

@@ -14,6 +14,7 @@ import type { PreviewLinks } from '../../../previews/index.ts';
 import type { DeploymentFile } from '../../deployment-file/deployment-file-schema.ts';
 import { durationMs } from '../../deployment-file/duration.ts';
 import type { ManifestObject } from '../../deployment-file/manifest-documents.ts';
+import type { MetricProviders } from '../analysis/metric-providers.ts';
 import type { DeploymentPlanner, WriteCall } from '../deployment-planner.ts';
 import type { StepState, TargetState } from '../deployment-progress.ts';
 import { checkStepMove, type StepStatus } from '../deployment-state.ts';
@@ -71,6 +72,8 @@ export interface TargetRunDeps {
   planner?: DeploymentPlanner | undefined;
   /** How often readiness is checked. */
   readyPollMs: number;
+  /** The metric providers of cloudctl's config that analysis steps query. */
+  metricProviders: MetricProviders;
   /** Opens the preview URLs of exposeServices steps. */
   previews: Pick<PreviewLinks, 'open'>;
 }
