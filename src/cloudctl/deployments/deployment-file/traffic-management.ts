@@ -6,7 +6,7 @@
 // trafficOf below, so the run never reads the list itself.
 import { z } from 'zod';
 import { serviceName } from './blue-green-strategy.ts';
-import type { DeploymentFile } from './deployment-file-schema.ts';
+import type { Strategy } from './strategy.ts';
 
 /** A Kubernetes object name (RFC 1123 subdomain), for the mesh's own objects. */
 const objectName = z
@@ -79,7 +79,14 @@ export interface TargetTraffic {
   kubernetes: KubernetesEntry | undefined;
 }
 
-export function trafficOf(file: DeploymentFile, targetName: string): TargetTraffic {
+/** What of a deployment file these answers read (the whole file is one; the schema imports this file). */
+export interface TrafficFile {
+  targets: Readonly<Record<string, { strategy: string }>>;
+  strategies: Readonly<Record<string, Strategy>>;
+  trafficManagement: readonly TrafficManagementEntry[];
+}
+
+export function trafficOf(file: TrafficFile, targetName: string): TargetTraffic {
   const entries = file.trafficManagement.filter(
     (e) => e.targets === undefined || e.targets.includes(targetName),
   );
@@ -100,7 +107,7 @@ export function meshManaged(traffic: TargetTraffic): boolean {
  * (the load refuses the two naming different ones, and a target with neither).
  */
 export function blueGreenServices(
-  file: DeploymentFile,
+  file: TrafficFile,
   targetName: string,
 ): { activeService: string; previewService?: string } | undefined {
   const target = file.targets[targetName];

@@ -5,7 +5,7 @@
 // reports everything.
 import { nearest } from '../../../lib/did-you-mean.ts';
 import { isRecord } from '../../../lib/is-record.ts';
-import type { KeyPath } from '../../../lib/yaml-source.ts';
+import { formatKeyPath, type KeyPath } from '../../../lib/yaml-source.ts';
 import type { Finding } from './finding.ts';
 
 type Kind = 'canary' | 'blueGreen' | undefined;
@@ -36,7 +36,10 @@ function rawTargets(raw: Record<string, unknown>): Map<string, RawTarget> {
   return out;
 }
 
-const FITS: Record<'smi' | 'istio' | 'kubernetes', { kind: 'canary' | 'blueGreen'; instead: string }> = {
+const MANAGERS = ['smi', 'istio', 'kubernetes'] as const;
+type Manager = (typeof MANAGERS)[number];
+
+const FITS: Record<Manager, { kind: 'canary' | 'blueGreen'; instead: string }> = {
   smi: { kind: 'canary', instead: "a blue/green target's Services go in a 'kubernetes' entry" },
   istio: { kind: 'canary', instead: "a blue/green target's Services go in a 'kubernetes' entry" },
   kubernetes: { kind: 'blueGreen', instead: "a canary's weights go to a mesh through 'smi' or 'istio'" },
@@ -52,115 +55,137 @@ function steeredName(manager: 'smi' | 'istio', item: unknown): [KeyPath, string]
   return isRecord(vs) && typeof vs.name === 'string' ? [['virtualService', 'name'], vs.name] : undefined;
 }
 
-export function trafficReferences(raw: Record<string, unknown>): Finding[] {
-  const findings: Finding[] = [];
-  const targets = rawTargets(raw);
-  const targetNames = [...targets.keys()];
-  /** Per target: its first kubernetes entry's path and value, and the names steered so far. */
-  const kubernetesOf = new Map<string, { path: KeyPath; entry: Record<string, unknown> }>();
-  const steered = new Map<string, string>();
-  const entries = Array.isArray(raw.trafficManagement) ? raw.trafficManagement : [];
+/** The checks of one file, gathering what entries claim per target as it goes through them. */
+class TrafficCheck {
+  readonly findings: Finding[] = [];
+  readonly targets: Map<string, RawTarget>;
+  readonly targetNames: string[];
+  /** Per target: its first kubernetes entry's path and value. */
+  readonly kubernetesOf = new Map<string, { path: KeyPath; entry: Record<string, unknown> }>();
+  /** Per target, manager and steered name: the entry that steers it first. */
+  readonly steered = new Map<string, string>();
 
+  constructor(raw: Record<string, unknown>) {
+    this.targets = rawTargets(raw);
+    this.targetNames = [...this.targets.keys()];
+  }
+
+  /** The targets an entry names that exist (every target when it names none). */
+  covered(entry: Record<string, unknown>, base: KeyPath): string[] {
+    if (!Array.isArray(entry.targets)) return this.targetNames;
+    const covered: string[] = [];
+    entry.targets.forEach((name, j) => {
+      if (typeof name !== 'string') return;
+      if (this.targets.has(name)) {
+        covered.push(name);
+        return;
+      }
+      const near = nearest(name, this.targetNames);
+      this.findings.push({
+        path: [...base, 'targets', j],
+        at: 'value',
+        message: `no target '${name}' (defined: ${this.targetNames.join(', ') || 'none'})${near === undefined ? '' : `; did you mean '${near}'?`}`,
+      });
+    });
+    return covered;
+  }
+
+  /** A manager's list steers targets of its strategy kind only. */
+  fits(manager: Manager, covered: string[], base: KeyPath): void {
+    const { kind, instead } = FITS[manager];
+    const misfits = covered.flatMap((t) => {
+      const target = this.targets.get(t);
+      return target?.kind === undefined || target.kind === kind ? [] : [[t, target] as const];
+    });
+    if (misfits.length > 0)
+      this.findings.push({
+        path: [...base, manager],
+        at: 'key',
+        message: `${manager} steers ${KIND_WORDS[kind]} targets only; ${misfits.map(([t, target]) => `target '${t}' uses the ${KIND_WORDS[target.kind ?? kind]} strategy '${target.strategyName}'`).join(', ')}: ${instead}`,
+      });
+  }
+
+  /** An item of a manager's list, for one target: the first of its kind there, or a second writer. */
+  claim(manager: Manager, item: unknown, target: string, path: KeyPath): void {
+    if (manager === 'kubernetes') {
+      const first = this.kubernetesOf.get(target);
+      if (first === undefined && isRecord(item)) this.kubernetesOf.set(target, { path, entry: item });
+      else if (first !== undefined)
+        this.findings.push({
+          path,
+          at: 'value',
+          message: `target '${target}' already gets its Services from ${formatKeyPath(first.path)}: a target has one active Service`,
+        });
+      return;
+    }
+    const name = steeredName(manager, item);
+    if (name === undefined) return;
+    const key = `${target}\u0000${manager}\u0000${name[1]}`;
+    const before = this.steered.get(key);
+    if (before === undefined) this.steered.set(key, formatKeyPath(path));
+    else
+      this.findings.push({
+        path: [...path, ...name[0]],
+        at: 'value',
+        message: `${name[1]} of target '${target}' is already steered by ${before}: one weight per step needs one writer`,
+      });
+  }
+
+  /** A blue/green target's Services, named in its strategy or its kubernetes entry, never differently. */
+  blueGreenServices(raw: Record<string, unknown>): void {
+    const lacking = new Map<string, string[]>();
+    for (const [name, target] of this.targets) {
+      if (target.kind !== 'blueGreen' || target.strategyName === undefined) continue;
+      const fromEntry = this.kubernetesOf.get(name);
+      for (const field of ['activeService', 'previewService'] as const) {
+        const own = target.blueGreen[field];
+        const theirs = fromEntry?.entry[field];
+        if (typeof own === 'string' && typeof theirs === 'string' && own !== theirs)
+          this.findings.push({
+            path: [...(fromEntry?.path ?? []), field],
+            at: 'value',
+            message: `target '${name}': ${field} '${theirs}' here, but its strategy names '${own}' (strategies.${target.strategyName}.blueGreen.${field}): name it in one place`,
+          });
+      }
+      if (fromEntry === undefined)
+        lacking.set(target.strategyName, [...(lacking.get(target.strategyName) ?? []), name]);
+    }
+    // A blue/green strategy without its own activeService needs one for every target that uses it,
+    // and one used by no target is still checked as written (it names no Service anywhere).
+    for (const [strategy, value] of Object.entries(isRecord(raw.strategies) ? raw.strategies : {})) {
+      if (!isRecord(value) || !isRecord(value.blueGreen) || value.blueGreen.activeService !== undefined)
+        continue;
+      const used = [...this.targets.values()].some((t) => t.strategyName === strategy);
+      const without = lacking.get(strategy) ?? [];
+      if (used && without.length === 0) continue;
+      this.findings.push({
+        path: ['strategies', strategy, 'blueGreen', 'activeService'],
+        at: 'value',
+        message:
+          without.length === 0
+            ? 'required, expected string (or a trafficManagement kubernetes entry for each target that uses it)'
+            : `required, expected string (or a trafficManagement kubernetes entry naming the activeService of ${without.map((n) => `target '${n}'`).join(', ')})`,
+      });
+    }
+  }
+}
+
+export function trafficReferences(raw: Record<string, unknown>): Finding[] {
+  const check = new TrafficCheck(raw);
+  const entries = Array.isArray(raw.trafficManagement) ? raw.trafficManagement : [];
   entries.forEach((entry, i) => {
     if (!isRecord(entry)) return;
     const base: KeyPath = ['trafficManagement', i];
-    let covered = targetNames;
-    if (Array.isArray(entry.targets)) {
-      covered = [];
-      entry.targets.forEach((name, j) => {
-        if (typeof name !== 'string') return;
-        if (targets.has(name)) covered.push(name);
-        else {
-          const near = nearest(name, targetNames);
-          findings.push({
-            path: [...base, 'targets', j],
-            at: 'value',
-            message: `no target '${name}' (defined: ${targetNames.join(', ') || 'none'})${near === undefined ? '' : `; did you mean '${near}'?`}`,
-          });
-        }
-      });
-    }
-    for (const manager of ['smi', 'istio', 'kubernetes'] as const) {
+    const covered = check.covered(entry, base);
+    for (const manager of MANAGERS) {
       const list = entry[manager];
       if (!Array.isArray(list)) continue;
-      const { kind, instead } = FITS[manager];
-      const misfits = covered.filter((t) => {
-        const k = targets.get(t)?.kind;
-        return k !== undefined && k !== kind;
-      });
-      if (misfits.length > 0)
-        findings.push({
-          path: [...base, manager],
-          at: 'key',
-          message: `${manager} steers ${KIND_WORDS[kind]} targets only; ${misfits.map((t) => `target '${t}' uses the ${KIND_WORDS[targets.get(t)?.kind ?? kind]} strategy '${targets.get(t)?.strategyName}'`).join(', ')}: ${instead}`,
-        });
+      check.fits(manager, covered, base);
       list.forEach((item, k) => {
-        for (const t of covered) {
-          if (manager === 'kubernetes') {
-            const first = kubernetesOf.get(t);
-            if (first === undefined && isRecord(item))
-              kubernetesOf.set(t, { path: [...base, manager, k], entry: item });
-            else if (first !== undefined)
-              findings.push({
-                path: [...base, manager, k],
-                at: 'value',
-                message: `target '${t}' already gets its Services from trafficManagement${first.path
-                  .slice(1)
-                  .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
-                  .join('')}: a target has one active Service`,
-              });
-            continue;
-          }
-          const name = steeredName(manager, item);
-          if (name === undefined) continue;
-          const key = `${t}\u0000${manager}\u0000${name[1]}`;
-          const where = `trafficManagement[${i}].${manager}[${k}]`;
-          const before = steered.get(key);
-          if (before === undefined) steered.set(key, where);
-          else
-            findings.push({
-              path: [...base, manager, k, ...name[0]],
-              at: 'value',
-              message: `${name[1]} of target '${t}' is already steered by ${before}: one weight per step needs one writer`,
-            });
-        }
+        for (const target of covered) check.claim(manager, item, target, [...base, manager, k]);
       });
     }
   });
-
-  const lacking = new Map<string, string[]>();
-  for (const [name, target] of targets) {
-    if (target.kind !== 'blueGreen' || target.strategyName === undefined) continue;
-    const fromEntry = kubernetesOf.get(name);
-    for (const field of ['activeService', 'previewService'] as const) {
-      const own = target.blueGreen[field];
-      const theirs = fromEntry?.entry[field];
-      if (typeof own === 'string' && typeof theirs === 'string' && own !== theirs)
-        findings.push({
-          path: [...(fromEntry?.path ?? []), field],
-          at: 'value',
-          message: `target '${name}': ${field} '${theirs}' here, but its strategy names '${own}' (strategies.${target.strategyName}.blueGreen.${field}): name it in one place`,
-        });
-    }
-    if (fromEntry === undefined)
-      lacking.set(target.strategyName, [...(lacking.get(target.strategyName) ?? []), name]);
-  }
-  // A blue/green strategy without its own activeService needs one for every target that uses it, and
-  // one used by no target is still checked as written (it names no Service anywhere).
-  for (const [strategy, value] of Object.entries(isRecord(raw.strategies) ? raw.strategies : {})) {
-    if (!isRecord(value) || !isRecord(value.blueGreen) || value.blueGreen.activeService !== undefined)
-      continue;
-    const users = [...targets].filter(([, t]) => t.strategyName === strategy).map(([n]) => n);
-    const without = lacking.get(strategy) ?? [];
-    if (users.length > 0 && without.length === 0) continue;
-    findings.push({
-      path: ['strategies', strategy, 'blueGreen', 'activeService'],
-      at: 'value',
-      message:
-        without.length === 0
-          ? 'required, expected string (or a trafficManagement kubernetes entry for each target that uses it)'
-          : `required, expected string (or a trafficManagement kubernetes entry naming the activeService of ${without.map((n) => `target '${n}'`).join(', ')})`,
-    });
-  }
-  return findings;
+  check.blueGreenServices(raw);
+  return check.findings;
 }

@@ -4,7 +4,8 @@
 // Every wait (a pause, an approval, a webhook's callback, pods getting ready) has its deadline stored,
 // so a cloudctl started again waits only for what is left. Each step kind is its own file (steps/).
 import { durationMs } from '../deployment-file/duration.ts';
-import { blueGreenServices } from '../deployment-file/traffic-management.ts';
+import { blueGreenServices, meshManaged, trafficOf } from '../deployment-file/traffic-management.ts';
+import type { WriteCall } from './deployment-planner.ts';
 import type { StepState, TargetState } from './deployment-progress.ts';
 import { checkTargetMove, type StepStatus, type TargetStatus } from './deployment-state.ts';
 import {
@@ -16,6 +17,7 @@ import {
   selectCall,
   type TargetRunDeps,
 } from './steps/index.ts';
+import { TrafficError, trafficTargetOf, trafficWrites } from './traffic/index.ts';
 
 export { callbackGateId, StepFailure, type TargetRunDeps } from './steps/index.ts';
 
@@ -156,7 +158,10 @@ export class TargetRun {
     await this.#deps.save();
   }
 
-  /** Previous versions back at their replicas (and, for blue/green, selected again), the new one at 0. */
+  /**
+   * Previous versions back at their replicas (and, for blue/green, selected again), a mesh's traffic
+   * all on them again, the new one at 0.
+   */
   async #rollback(): Promise<void> {
     const target = this.#target;
     const ids = target.rollbackOperationIds;
@@ -174,8 +179,27 @@ export class TargetRun {
         if (services !== undefined)
           await this.#run.send(ids, index++, selectCall(services.activeService, w.namespace, live.version));
       }
-      await this.#run.send(ids, index++, scaleCall(w.namespace, w.replicaSet, 0));
     }
+    // The mesh sends nothing to the new version any more before its pods go.
+    for (const call of await this.#trafficBack()) await this.#run.send(ids, index++, call);
+    for (const w of target.workloads ?? [])
+      await this.#run.send(ids, index++, scaleCall(w.namespace, w.replicaSet, 0));
     this.#deps.log(`rolled back: ${(target.workloads ?? []).map((w) => `${w.replicaSet} at 0`).join(', ')}`);
+  }
+
+  /** A mesh's writes that put all traffic back on the previous version (canary weight 0). */
+  async #trafficBack(): Promise<WriteCall[]> {
+    const traffic = trafficOf(this.#deps.file, this.#target.name);
+    if (!meshManaged(traffic)) return [];
+    try {
+      const back = await trafficWrites(trafficTargetOf(this.#run), traffic, {
+        canaryWeight: 0,
+        stable: 'previous',
+      });
+      return back.calls;
+    } catch (error) {
+      if (error instanceof TrafficError) throw new StepFailure(error.message, false);
+      throw error;
+    }
   }
 }

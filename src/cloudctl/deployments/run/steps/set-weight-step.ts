@@ -2,11 +2,18 @@
 // waited ready, the previous version scaled down by as much, older ones to 0. A version that does
 // not get ready in time rolls the target back. Its writes are known before it runs (the workloads
 // are stored at deploy), so a gate before it can plan them exactly.
+// With a mesh (trafficManagement smi or istio) the weight is the mesh's: the new version still runs
+// its share of the replicas (so each pod carries about the load it would at full size), but the
+// previous version stays at its full size until the promotion, so the stable side can take all the
+// traffic back at once; the traffic writes follow the new pods getting ready. At promote the stable
+// side is pointed at the new version (running in full) before the previous one is scaled to 0.
 
+import { meshManaged, trafficOf } from '../../deployment-file/traffic-management.ts';
 import type { WriteCall } from '../deployment-planner.ts';
 import type { Workload } from '../deployment-progress.ts';
 import { stepWeight } from '../step-layout.ts';
-import { type StepContext, scaleCall } from './step-context.ts';
+import { TrafficError, trafficTargetOf, trafficWrites } from '../traffic/index.ts';
+import { type StepContext, StepFailure, scaleCall } from './step-context.ts';
 import type { StepKind, StepWrites, WritesOf } from './step-kind.ts';
 
 /** Per workload: its new version's size, the scale to it, and the scales of the versions before. */
@@ -17,7 +24,7 @@ interface WeightMove {
   shrink: WriteCall[];
 }
 
-function weightMoves(run: StepContext, weight: number): WeightMove[] {
+function weightMoves(run: StepContext, weight: number, shrinkLive: boolean): WeightMove[] {
   return (run.target.workloads ?? []).map((w) => {
     const replicas = Math.ceil((w.desired * weight) / 100);
     // The previous version gives up what the new one took (by replica ratio); older ones go.
@@ -27,7 +34,9 @@ function weightMoves(run: StepContext, weight: number): WeightMove[] {
       replicas,
       grow: scaleCall(w.namespace, w.replicaSet, replicas),
       shrink: [
-        ...(live === undefined ? [] : [scaleCall(w.namespace, live.name, Math.max(0, w.desired - replicas))]),
+        ...(live === undefined || !shrinkLive
+          ? []
+          : [scaleCall(w.namespace, live.name, Math.max(0, w.desired - replicas))]),
         ...older.map((old) => scaleCall(w.namespace, old.name, 0)),
       ],
     };
@@ -38,28 +47,69 @@ function weightOf(run: StepContext, step: Parameters<StepKind>[0]): number {
   return step.kind === 'promote' ? 100 : (stepWeight(run.deps.file, run.target.name, step) ?? 0);
 }
 
+/** One write of the step; after a `ready` one the step waits for that many new pods. */
+interface WeightWrite {
+  call: WriteCall;
+  ready?: { workload: Workload; replicas: number };
+}
+
+async function weightPlan(
+  run: StepContext,
+  step: Parameters<StepKind>[0],
+): Promise<{ writes: WeightWrite[]; moves: WeightMove[]; said: string[] }> {
+  const traffic = trafficOf(run.deps.file, run.target.name);
+  const weight = weightOf(run, step);
+  const promote = step.kind === 'promote';
+  if (!meshManaged(traffic)) {
+    const moves = weightMoves(run, weight, true);
+    const writes = moves.flatMap((m) => [
+      { call: m.grow, ready: { workload: m.workload, replicas: m.replicas } },
+      ...m.shrink.map((call) => ({ call })),
+    ]);
+    return { writes, moves, said: [] };
+  }
+  const moves = weightMoves(run, weight, promote);
+  let routed: Awaited<ReturnType<typeof trafficWrites>>;
+  try {
+    routed = await trafficWrites(
+      trafficTargetOf(run),
+      traffic,
+      promote ? { canaryWeight: 0, stable: 'new' } : { canaryWeight: weight, stable: 'previous' },
+    );
+  } catch (error) {
+    if (error instanceof TrafficError) throw new StepFailure(error.message, run.rollsBack(step));
+    throw error;
+  }
+  const writes = [
+    ...moves.map((m) => ({ call: m.grow, ready: { workload: m.workload, replicas: m.replicas } })),
+    ...routed.calls.map((call) => ({ call })),
+    ...moves.flatMap((m) => m.shrink.map((call) => ({ call }))),
+  ];
+  return { writes, moves, said: routed.said };
+}
+
 const setWeight: StepKind = async (step, run) => {
   const deadline = await run.readyDeadline(step);
-  let index = 0;
-  const done: string[] = [];
-  for (const move of weightMoves(run, weightOf(run, step))) {
-    const w = move.workload;
-    await run.write(step, index++, move.grow);
-    await run.waitReady(w, w.replicaSet, move.replicas, deadline, true);
-    for (const call of move.shrink) await run.write(step, index++, call);
-    done.push(`${w.replicaSet} at ${move.replicas} of ${w.desired}`);
+  const { writes, moves, said } = await weightPlan(run, step);
+  for (const [index, { call, ready }] of writes.entries()) {
+    await run.write(step, index, call);
+    if (ready !== undefined)
+      await run.waitReady(ready.workload, ready.workload.replicaSet, ready.replicas, deadline, true);
   }
-  return done.join(', ');
+  return [
+    ...moves.map((m) => `${m.workload.replicaSet} at ${m.replicas} of ${m.workload.desired}`),
+    ...said,
+  ].join(', ');
 };
 
 export const setWeightStep: StepKind = setWeight;
 export const promoteStep: StepKind = setWeight;
 
-/** The scales in the order the step sends them; between them it waits for the new pods to get ready. */
+/** The writes in the order the step sends them; after each scale up it waits for the new pods to get ready. */
 export const weightWrites: WritesOf = async (step, run): Promise<StepWrites> => {
-  const moves = weightMoves(run, weightOf(run, step));
+  const { writes, moves } = await weightPlan(run, step);
   return {
-    calls: moves.flatMap((m) => [m.grow, ...m.shrink]),
+    calls: writes.map((w) => w.call),
     unknown: moves.map(
       (m) =>
         `whether ${m.workload.replicaSet} gets ${m.replicas} pods ready before the older versions are scaled down (otherwise the target rolls back)`,
