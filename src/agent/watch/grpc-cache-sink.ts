@@ -2,20 +2,19 @@
 // sequence number, and `publish` resolves when that sequence is acknowledged (acknowledgements are
 // cumulative and come in order; the server reads only a few batches ahead of its commits, so they
 // pace the agent). A broken stream fails the batches in flight; the uplink sends them again on the
-// next stream, after a reconnect.
+// next stream, after a reconnect. Batches are encoded by hand (cache-batch-encoding.ts), not
+// through protobufjs's message objects.
 import type { CallOptions, ClientDuplexStream, Metadata } from '@grpc/grpc-js';
-import type { Drift } from '../../contract/index.ts';
 import { CodedError } from '../../lib/coded-error.ts';
 import { type AbortableSettlers, abortableSettlers } from '../../lib/signalled-wait.ts';
 import {
   type CacheAck__Output,
-  type CacheBatch,
-  type CacheItem as CacheItemMessage,
   type CachingClient,
   fromTimestamp,
   type GetResumeVersionsResponse__Output,
-  type ResourceEvent as ResourceEventMessage,
+  loadContract,
 } from '../../proto/index.ts';
+import { encodeCacheBatch, type OutgoingBatch } from './cache-batch-encoding.ts';
 import { type CacheItem, type CacheSink, type ResumePoint, scopeKey } from './cache-item.ts';
 
 export interface CachingConnection {
@@ -30,56 +29,16 @@ export class NotConnectedError extends CodedError<'NOT_CONNECTED'> {
   }
 }
 
-/** The drift as the proto spells it: empty strings for what is absent. */
-function driftMessage(drift: Drift): ResourceEventMessage['drift'] {
-  return {
-    managers: drift.managers.map((m) => ({
-      manager: m.manager,
-      operation: m.operation,
-      subresource: m.subresource ?? '',
-      time: m.time ?? '',
-      paths: m.paths,
-      morePaths: m.morePaths,
-    })),
-  };
-}
+const PUBLISH = '/orchagent.v1.Caching/Publish';
 
-function toMessage(item: CacheItem): CacheItemMessage {
-  switch (item.type) {
-    case 'event':
-      return {
-        event: {
-          account: item.scope.account,
-          gvk: { group: item.scope.group, version: item.version, kind: item.scope.kind },
-          namespace: item.namespace,
-          name: item.name,
-          resourceVersion: item.resourceVersion,
-          type: item.event,
-          // The contract: a deletion carries no object.
-          object: item.event === 'DELETED' ? Buffer.alloc(0) : Buffer.from(item.object, 'latin1'),
-          snapshotId: item.snapshotId,
-          ...(item.drift === undefined ? {} : { drift: driftMessage(item.drift) }),
-        },
-      };
-    case 'snapshotBegin':
-      return { snapshotBegin: { scope: item.scope, snapshotId: item.snapshotId } };
-    case 'snapshotEnd':
-      return {
-        snapshotEnd: {
-          scope: item.scope,
-          snapshotId: item.snapshotId,
-          resourceVersion: item.resourceVersion,
-        },
-      };
-    case 'bookmark':
-      return { bookmark: { scope: item.scope, resourceVersion: item.resourceVersion } };
-  }
-}
+/** The acknowledgements, read with the contract's own deserializer. */
+const readAck = (bytes: Buffer): CacheAck__Output =>
+  loadContract().proto.orchagent.v1.Caching.service.Publish.responseDeserialize(bytes);
 
 export class GrpcCacheSink implements CacheSink {
   readonly #connection: CachingConnection;
   #client: CachingClient | undefined;
-  #stream: ClientDuplexStream<CacheBatch, CacheAck__Output> | undefined;
+  #stream: ClientDuplexStream<OutgoingBatch, CacheAck__Output> | undefined;
   /** The last write: each waits for the one before, so batches go out in the order published. */
   #writes: Promise<void> = Promise.resolve();
   /**
@@ -101,12 +60,17 @@ export class GrpcCacheSink implements CacheSink {
     this.#stream = undefined;
   }
 
-  async #open(): Promise<ClientDuplexStream<CacheBatch, CacheAck__Output>> {
+  async #open(): Promise<ClientDuplexStream<OutgoingBatch, CacheAck__Output>> {
     const client = this.#connection.cachingClient();
     if (client === undefined) throw new NotConnectedError();
     if (this.#stream !== undefined && this.#client === client) return this.#stream;
     this.#stream?.cancel();
-    const stream = client.Publish(await this.#connection.callMetadata());
+    const stream = client.makeBidiStreamRequest(
+      PUBLISH,
+      encodeCacheBatch,
+      readAck,
+      await this.#connection.callMetadata(),
+    );
     stream.on('data', (ack: CacheAck__Output) => {
       const acked = Number(ack.sequence);
       for (const [sequence, pending] of this.#pending) {
@@ -132,7 +96,7 @@ export class GrpcCacheSink implements CacheSink {
     const generation = this.#generation;
     const write = this.#writes.then(async () => {
       if (generation !== this.#generation) throw new Error('an earlier batch failed; sent again in order');
-      let stream: ClientDuplexStream<CacheBatch, CacheAck__Output>;
+      let stream: ClientDuplexStream<OutgoingBatch, CacheAck__Output>;
       try {
         stream = await this.#open();
       } catch (error) {
@@ -142,7 +106,7 @@ export class GrpcCacheSink implements CacheSink {
       const sequence = ++this.#sequence;
       const acknowledged = abortableSettlers<void>(signal);
       this.#pending.set(sequence, acknowledged);
-      stream.write({ sequence: String(sequence), items: items.map(toMessage) });
+      stream.write({ sequence, items });
       // Wrapped, so that the write settles when written, not when acknowledged.
       return { acknowledged: acknowledged.promise };
     });
