@@ -2,7 +2,8 @@
 // load for canary targets with their defaults, a kubernetes entry gives a blue/green target its
 // Services (the strategy may then leave them out), and every mismatch is located with the names
 // that exist: unknown targets, a mesh on a blue/green target, istio without a destinationRule, a
-// strategy and an entry naming different Services, one Service steered twice.
+// strategy and an entry naming different Services, one Service steered twice. The docs' example loads.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   blueGreenServices,
@@ -128,5 +129,37 @@ describe('a deployment file with trafficManagement', () => {
     expect(problems).toEqual([
       `${dir.root}/no-active.yaml:15:7: error: strategies.bg.blueGreen.activeService: required, expected string (or a trafficManagement kubernetes entry naming the activeService of target 'blue')`,
     ]);
+  });
+});
+
+describe('the trafficManagement example of docs/deployment-files.md', () => {
+  it('loads for a canary target and a blue/green one', async () => {
+    const doc = readFileSync(new URL('../../../docs/deployment-files.md', import.meta.url), 'utf8');
+    const example = /```yaml\n(trafficManagement:\n[\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const loaded = await dir.load(
+      'docs-traffic.yaml',
+      `application: web
+targets:
+  prod: {account: prod-cluster, strategy: canary}
+  prod-blue-green: {account: prod-cluster, strategy: bg}
+manifests:
+  - path: manifests/potato-facts.yaml
+strategies:
+  canary: {canary: {steps: [{setWeight: {weight: 10}}]}}
+  bg: {blueGreen: {}}
+${example}`,
+    );
+    const file = loaded.deployment;
+    expect(trafficOf(file, 'prod').smi).toEqual([
+      { rootServiceName: 'web', canaryServiceName: 'web-canary', trafficSplitName: 'web' },
+    ]);
+    expect(trafficOf(file, 'prod').istio[0]?.virtualService).toEqual({
+      name: 'web-vs',
+      httpRouteName: 'primary',
+    });
+    expect(blueGreenServices(file, 'prod-blue-green')).toEqual({
+      activeService: 'web',
+      previewService: 'web-preview',
+    });
   });
 });
