@@ -231,7 +231,10 @@ export async function startControlPlane(
     readModelFeature({ stores, guard, operations }),
     credentialsFeature({ store: stores, directory, now, changed: credentialsChanged(placement) }),
     oauth,
-    statusPageFeature({ ...served, store: stores, placement, deployments, plans, oidc, oauth }),
+    statusPageFeature({
+      ...{ ...served, store: stores, placement, deployments, plans, oidc, oauth },
+      previews: previews.links,
+    }),
     inapplicableFeature(),
     watchFeature({ ...base, guard, settings: config.watch, replicas: membership }),
   ];

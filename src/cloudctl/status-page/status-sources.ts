@@ -16,6 +16,7 @@ import {
 import type { ClientCredentials } from '../oauth/index.ts';
 import type { OperationStore } from '../operations/index.ts';
 import type { CheckedPlans } from '../plans/index.ts';
+import type { PreviewLinks } from '../previews/index.ts';
 import type { ReadModel } from '../read-model/index.ts';
 import type { AgentRegistry, AgentStore, SessionFinder } from '../sessions/index.ts';
 import type { TaskStore } from '../tasks/index.ts';
@@ -43,6 +44,8 @@ export interface StatusPageDeps {
   sessions: SessionFinder;
   /** Plans read and applied as the user, access checked as GET /plans/{id} and its apply check it. */
   plans: CheckedPlans;
+  /** A deployment's preview URLs (its exposeServices steps'), as GET /deployments/{id} lists them. */
+  previews: Pick<PreviewLinks, 'ofDeployment'>;
   /** Client credentials, made, revoked and rotated as /clients does it (administrators only). */
   oauth: { credentials: ClientCredentials };
   placement: DynamicAccountsDeps['placement'];

@@ -1,9 +1,9 @@
 // One deployment: what it is, the decisions waiting on it (Approve and Reject of a manual pause, for
 // users who may decide it, beside the diff of the plan approving applies; Rollback of a finished
 // deployment that deployed something, for users who may change every account), each target with its
-// steps (status, timing, message, the webhook job's own words), and the log. Readable as GET
-// /deployments/{id} is: READ on every account, else the refusal page. The forms go through the same
-// functions as the API's approve, reject and rollback.
+// steps (status, timing, message, the webhook job's own words), the preview URLs of its exposeServices
+// steps, and the log. Readable as GET /deployments/{id} is: READ on every account, else the refusal
+// page. The forms go through the same functions as the API's approve, reject and rollback.
 import { z } from 'zod';
 import {
   deploymentView as apiView,
@@ -177,6 +177,22 @@ ${table(
   )}`;
 }
 
+/** The preview URLs of the deployment's exposeServices steps, with their state and end. */
+function previews(view: DeploymentView): SafeHtml {
+  const links = view.previews ?? [];
+  if (links.length === 0) return html`<p class="muted">No preview URLs.</p>`;
+  return table(
+    ['Service', 'Target', 'State', 'Until', 'URL'],
+    links.map((p) => [
+      html`<span data-preview="${p.id}" data-state="${p.state}">${p.namespace}/${p.service}</span>`,
+      p.target,
+      badge(p.state),
+      formatTime(new Date(p.revokedAt ?? p.expiresAt)),
+      p.state === 'ACTIVE' ? html`<a href="${p.url}" rel="noreferrer" target="_blank">${p.url}</a>` : '',
+    ]),
+  );
+}
+
 function log(view: DeploymentView): SafeHtml {
   if (view.log.length === 0) return html`<p class="muted">Nothing logged yet.</p>`;
   return html`<ol class="log">${view.log.map(
@@ -190,13 +206,14 @@ export const deploymentView = defineView({
   params,
   async render(context, { id }) {
     const stored = await readableDeployment(context.sources.deployments, context.user, id);
-    const view = apiView(stored);
+    const view = apiView(stored, await context.sources.previews.ofDeployment(stored.id));
     return {
       title: `Deployment of ${view.application} ${view.id.slice(0, 8)}`,
       sections: [
         { id: 'deployment', title: 'Deployment', body: summary(view, context.now) },
         { id: 'decisions', title: 'Decisions', body: await decisions(context, stored) },
         { id: 'targets', title: 'Targets', body: targets(view, context.now) },
+        { id: 'previews', title: 'Preview URLs', body: previews(view) },
         { id: 'log', title: 'Log', body: log(view) },
       ],
     };

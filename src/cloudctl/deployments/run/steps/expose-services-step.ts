@@ -22,15 +22,19 @@ function serviceNamespace(run: StepContext, service: string): string {
   return run.target.namespace ?? run.target.workloads?.[0]?.namespace ?? 'default';
 }
 
-/** The Service's first port, as the proxy path takes it; a failure naming what is missing. */
+/**
+ * The Service's first port, as the proxy path takes it; a failure naming what is missing. Listed by
+ * name rather than read: an absent Service is then an empty list, not the read's failure.
+ */
 async function firstPort(run: StepContext, namespace: string, service: string, rollback: boolean) {
-  const { object } = await run.deps.read(run.target.account, 'get', {
+  const { items } = await run.deps.read(run.target.account, 'list', {
     apiVersion: 'v1',
     kind: 'Service',
     namespace,
-    name: service,
+    fieldSelector: `metadata.name=${service}`,
   });
-  if (object === null)
+  const [object] = items;
+  if (object === undefined)
     throw new StepFailure(
       `exposeServices: Service '${service}' does not exist in namespace ${namespace}`,
       rollback,
