@@ -122,6 +122,26 @@ export function pastValue(b: Buffer, start: number, strict: boolean, depth = 0):
 }
 
 /**
+ * The index just past the value that starts at `start`, found by matching brackets alone, strings
+ * skipped as `pastValue` skips them: nothing between is checked. For bytes whose shape is vouched
+ * for otherwise (object-head.ts, `framed`), it is about twice as fast as `pastValue` on nested
+ * objects of short members (managedFields).
+ */
+export function skipValue(b: Buffer, start: number): number {
+  const first = b[start];
+  if (first === QUOTE) return skipString(b, start);
+  if (first !== OPEN_BRACE && first !== OPEN_BRACKET) return pastScalar(b, start, false);
+  let depth = 0;
+  for (let i = start; i < b.length; i++) {
+    const c = b[i];
+    if (c === QUOTE) i = skipString(b, i) - 1;
+    else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+    else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth === 0) return i + 1;
+  }
+  throw new JsonScanError('unterminated value', start);
+}
+
+/**
  * Called for each member (the key's quotes are at `keyStart` and `keyEnd - 1`): returns the index
  * just past the value, having read it (with `pastValue`, or entering it to read its own members).
  */
@@ -167,9 +187,11 @@ export function keyIs(b: Buffer, keyStart: number, keyEnd: number, name: string)
 /** The string value between `start` and `end` (quotes included); undefined when it is not a string. */
 export function stringAt(b: Buffer, start: number, end: number): string | undefined {
   if (b[start] !== QUOTE) return undefined;
-  // Only the string's own bytes are searched (a search of the buffer would run on to its end).
-  if (b.subarray(start, end).indexOf(BACKSLASH) < 0) return b.toString('utf8', start + 1, end - 1);
-  return JSON.parse(b.toString('utf8', start, end)) as string;
+  // Only the string's own bytes are searched, by a loop: these are short (names, versions), and a
+  // `subarray` to search natively cost an allocation per string, three per object of a sync.
+  for (let i = start + 1; i < end - 1; i++)
+    if (b[i] === BACKSLASH) return JSON.parse(b.toString('utf8', start, end)) as string;
+  return b.toString('utf8', start + 1, end - 1);
 }
 
 /** Checks that the bytes are exactly one JSON object (whitespace around it allowed). */

@@ -1,7 +1,7 @@
 // The JSON scanner against JSON.parse: it accepts what JSON.parse accepts as one object and refuses
 // what it refuses (in strict mode), and finds members where a parse would.
 import { describe, expect, it } from 'vitest';
-import { assertJsonObject, forEachMember, pastValue } from '../../src/lib/json-scan.ts';
+import { assertJsonObject, forEachMember, pastValue, skipValue } from '../../src/lib/json-scan.ts';
 
 const VALID = [
   '{}',
@@ -82,5 +82,32 @@ describe('forEachMember', () => {
       });
       expect(keys).toEqual(Object.keys(JSON.parse(text)));
     }
+  });
+});
+
+describe('skipValue (by brackets)', () => {
+  it('ends each valid object where it ends, whatever its strings hold', () => {
+    for (const text of [
+      ...VALID,
+      JSON.stringify({ a: '}{][', b: '\\' }),
+      JSON.stringify({ a: '\\"}]', b: [{ c: '"{' }] }),
+      JSON.stringify({ 'k:{"name":"app"}': { '.': {} } }),
+    ]) {
+      const b = Buffer.from(`${text}, "next": 1`);
+      const start = b.indexOf('{');
+      expect(skipValue(b, start)).toBe(pastValue(b, start, true));
+    }
+  });
+
+  it('ends strings, numbers and literals where pastValue does', () => {
+    for (const text of [JSON.stringify('a \\'), JSON.stringify('}"]'), '-1.5e3', 'true', 'null']) {
+      const b = Buffer.from(`${text},`);
+      expect(skipValue(b, 0)).toBe(text.length);
+    }
+  });
+
+  it('refuses a value that does not end', () => {
+    expect(() => skipValue(Buffer.from('{"a":[1,2}'), 0)).toThrow(/unterminated value/);
+    expect(() => skipValue(Buffer.from('{"a":"}'), 0)).toThrow(/unterminated string/);
   });
 });

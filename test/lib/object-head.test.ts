@@ -32,11 +32,17 @@ const LAYOUTS: Array<[string, Record<string, unknown>]> = [
   ['no managedFields', { ...identity, annotations: { a: 'b' } }],
 ];
 
+/** Every layout, walked and skimmed (values skipped by their brackets, as the watch reads). */
+const SCANS = LAYOUTS.flatMap(([name, metadata]) => [
+  [`${name}, walked`, metadata, false] as const,
+  [`${name}, skimmed`, metadata, true] as const,
+]);
+
 describe('scanObjectHead and scrubObjectBytes', () => {
-  it.each(LAYOUTS)('read and scrub as a parse would: %s', (_, metadata) => {
+  it.each(SCANS)('read and scrub as a parse would: %s', (_, metadata, skim) => {
     const object = configMap(metadata);
     const bytes = Buffer.from(JSON.stringify(object));
-    const head = scanObjectHead(bytes);
+    const head = scanObjectHead(bytes, skim);
     expect(head).toMatchObject({
       apiVersion: 'v1',
       kind: 'ConfigMap',
@@ -98,9 +104,49 @@ describe('scanObjectHead and scrubObjectBytes', () => {
     expect(JSON.parse(Buffer.from(scrubbed, 'latin1').toString('utf8'))).toEqual(scrubObject(object));
   });
 
-  it('refuses bytes that are not one object', () => {
-    expect(() => scanObjectHead(Buffer.from('{"metadata":{"name":"a"}} {}'))).toThrow(/after the object/);
-    expect(() => scanObjectHead(Buffer.from('{"metadata":{"name":"a"'))).toThrow(/at byte/);
+  it.each([false, true])('refuses bytes that are not one object (skimmed: %s)', (skim) => {
+    expect(() => scanObjectHead(Buffer.from('{"metadata":{"name":"a"}} {}'), skim)).toThrow(
+      /after the object/,
+    );
+    expect(() => scanObjectHead(Buffer.from('{"metadata":{"name":"a"'), skim)).toThrow(/at byte/);
+    expect(() => scanObjectHead(Buffer.from('{"metadata":{"name":"a"},"data":{"k":"v"}'), skim)).toThrow(
+      /at byte/,
+    );
+  });
+
+  it('skimmed, still reads a Pod and a Status (a 410 in the stream) as a parse would', () => {
+    const pod = {
+      kind: 'Pod',
+      apiVersion: 'v1',
+      metadata: { name: 'web-0', namespace: 'shop', resourceVersion: '9', managedFields },
+      spec: { containers: [{ name: 'app', args: ['--x={"a":[1]}', 'say "}]"'] }] },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+    };
+    const gone = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'too old resource version: 1 (4321)',
+      reason: 'Expired',
+      code: 410,
+    };
+    for (const object of [pod, gone]) {
+      const bytes = Buffer.from(JSON.stringify(object));
+      expect(scanObjectHead(bytes, true)).toEqual(scanObjectHead(bytes));
+      const { name, namespace, resourceVersion } = {
+        name: '',
+        namespace: '',
+        resourceVersion: '',
+        ...object.metadata,
+      };
+      expect(scanObjectHead(bytes, true)).toMatchObject({
+        kind: object.kind,
+        name,
+        namespace,
+        resourceVersion,
+      });
+    }
   });
 });
 
@@ -112,6 +158,14 @@ describe('parseWatchLine', () => {
     const event = parseWatchLine(line);
     expect(event?.type).toBe('MODIFIED');
     expect(JSON.parse(event?.bytes.toString() ?? '')).toEqual(object);
+  });
+
+  it('an object cut from a line where another member follows it fails the skimmed head scan', () => {
+    // The watch takes the object to the line's last brace but one: the scan must not pass what that
+    // leaves when the API server's layout changes.
+    const line = Buffer.from(`{"type":"ADDED","object":${JSON.stringify(object)},"extra":{"a":1}}`);
+    const event = parseWatchLine(line);
+    expect(() => scanObjectHead(event?.bytes ?? Buffer.alloc(0), true)).toThrow(/at byte/);
   });
 
   it('also reads an event whose object comes first, and skips blank or typeless lines', () => {

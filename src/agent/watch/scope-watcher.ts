@@ -196,7 +196,7 @@ export class ScopeWatcher {
   /** The object's head; an object that is not JSON fails the watch (it restarts), naming the scope. */
   #head(bytes: Buffer): ObjectHead {
     try {
-      return scanObjectHead(bytes);
+      return scanObjectHead(bytes, true);
     } catch (error) {
       if (!(error instanceof JsonScanError)) throw error;
       throw new KubeApiError(
