@@ -1,15 +1,50 @@
 // GET /task/{id} and GET /task: tasks as clients of the API we mirror follow them. A user sees a task
-// when it may read every account the task touches (admins see all).
+// when it may read every account the task touches (admins see all). A client following a running
+// task may ask GET /task/{id} to wait (`waitMs`) until the task next changes: it reads the change the
+// moment it is stored here instead of a polling interval later (task-changes.ts), and a change stored
+// by another replica within REREAD_MS.
 import { z } from 'zod';
 import type { AccountGuard } from '../accounts/index.ts';
 import { defineRoute, HttpError, queryInteger, type Route } from '../http/index.ts';
 import { taskReader } from './task-access.ts';
-import type { TaskStore } from './task-store.ts';
+import type { StoredTask, TaskStore } from './task-store.ts';
 import { taskSchema, taskView } from './task-view.ts';
 
 export interface TaskRouteDeps {
   store: { tasks: TaskStore };
   guard: AccountGuard;
+}
+
+/** The longest wait a client may ask for: a proxy between it and cloudctl may not hold a quiet request longer. */
+const MAX_WAIT_MS = 10_000;
+/** A waiting request reads the task again this often, for a change another replica stored. */
+const REREAD_MS = 200;
+
+/** Whether the task moved on since `before` was read. */
+const movedOn = (before: StoredTask, now: StoredTask) =>
+  now.state !== before.state ||
+  now.history.length !== before.history.length ||
+  now.updatedAt.getTime() !== before.updatedAt.getTime();
+
+/**
+ * The task once it moves on from `first` (read after `listening` began), or as it is when
+ * `deadline` passes; a task that no longer runs is answered at once.
+ */
+async function nextChange(
+  tasks: TaskStore,
+  first: StoredTask,
+  listening: Promise<void>,
+  deadline: number,
+): Promise<StoredTask | undefined> {
+  let next = listening;
+  let now: StoredTask | undefined = first;
+  while (now !== undefined && now.state === 'STARTED' && deadline > performance.now()) {
+    await next;
+    next = tasks.changes.next(first.id, Math.max(0, Math.min(deadline - performance.now(), REREAD_MS)));
+    now = await tasks.get(first.id);
+    if (now === undefined || movedOn(first, now)) break;
+  }
+  return now;
 }
 
 export function taskRoutes(deps: TaskRouteDeps): Route[] {
@@ -20,14 +55,28 @@ export function taskRoutes(deps: TaskRouteDeps): Route[] {
       summary: 'A task: status, history and result objects',
       tag: 'tasks',
       access: 'user',
-      schema: { params: z.object({ id: z.string().min(1) }), response: { 200: taskSchema } },
-      handler: async ({ params, user }) => {
-        const task = await deps.store.tasks.get(params.id);
-        // A task the user may not read is as good as absent: its id reveals nothing.
+      schema: {
+        params: z.object({ id: z.string().min(1) }),
+        querystring: z.object({
+          waitMs: queryInteger(z.int().min(0).max(MAX_WAIT_MS).default(0)).describe(
+            'while the task runs, answer when it next changes or after this many milliseconds, whichever is first (0: at once)',
+          ),
+        }),
+        response: { 200: taskSchema },
+      },
+      handler: async ({ params, query, user }) => {
+        const { tasks } = deps.store;
+        const deadline = performance.now() + query.waitMs;
+        // Listening before the read, so a change stored between the read and the wait is not missed.
+        const listening =
+          query.waitMs > 0 ? tasks.changes.next(params.id, Math.min(query.waitMs, REREAD_MS)) : undefined;
+        const task = await tasks.get(params.id);
+        // A task the user may not read is as good as absent: its id reveals nothing (nor does a wait).
         if (task === undefined || !(await taskReader(user, deps.guard))(task)) {
           throw new HttpError('NOT_FOUND', `Task not found (id: ${params.id})`);
         }
-        return taskView(task);
+        if (listening === undefined) return taskView(task);
+        return taskView((await nextChange(tasks, task, listening, deadline)) ?? task);
       },
     }),
     defineRoute({

@@ -63,6 +63,11 @@ export class TaskRunner {
   readonly #resumed = new Set<string>();
   /** Tasks a client restarted: a step whose operation's outcome is unknown sends it again. */
   readonly #restarted = new Set<string>();
+  /**
+   * Tasks submitted to this process and run here since: their steps' operation ids were stored with
+   * the task, and no step's operation was sent before this run sent it, so none is looked up first.
+   */
+  readonly #submitted = new Set<string>();
   #stopping = false;
   readonly #sweeper: LeaseSweeper;
 
@@ -81,7 +86,8 @@ export class TaskRunner {
   /** Stores a new task (or finds the one holding its request id) and starts it. */
   async submit(request: { requestId: string | null; user: string; steps: TaskStep[] }): Promise<StoredTask> {
     const now = this.#deps.now();
-    const id = (this.#deps.newId ?? randomUUID)();
+    const newId = this.#deps.newId ?? randomUUID;
+    const id = newId();
     // Leased before it is stored, so no sweep (here or on another replica) takes a new task for one
     // left behind.
     await this.#deps.leases.claim(id);
@@ -90,7 +96,9 @@ export class TaskRunner {
       requestId: request.requestId,
       user: request.user,
       accounts: [...new Set(request.steps.map((s) => s.account))],
-      steps: request.steps,
+      // Each step's operation id is stored with the task, so a step sends its operation without
+      // writing the task first, and a restart still finds the operation under the id (#execute).
+      steps: request.steps.map((step) => ({ ...step, operationId: step.operationId ?? newId() })),
       nextStep: 0,
       state: 'STARTED',
       owner: this.#deps.owner,
@@ -100,8 +108,10 @@ export class TaskRunner {
       createdAt: now,
       updatedAt: now,
     });
-    if (task.id === id) this.#start(task);
-    else {
+    if (task.id === id) {
+      this.#submitted.add(id);
+      this.#start(task);
+    } else {
       // The request id found an earlier task: it runs where its lease is, or has finished.
       await this.#deps.leases.release(id);
     }
@@ -196,6 +206,7 @@ export class TaskRunner {
         this.#running.delete(task.id);
         this.#resumed.delete(task.id);
         this.#restarted.delete(task.id);
+        this.#submitted.delete(task.id);
         // Finished (or stopping): a finished task is never claimed again; a stopped one waits for
         // its lease to expire unless this same owner comes back. Released before a restart here
         // takes the lease again, so the release cannot undo the take.
@@ -271,6 +282,16 @@ export class TaskRunner {
    */
   async #execute(task: StoredTask, step: TaskStep): Promise<OperationOutcome> {
     const { dispatcher, store } = this.#deps;
+    const { type, payload, account } = step;
+    // Submitted here and never sent: the id is stored already and there is nothing to look up. The
+    // step's history line is saved while the agent works, not before the operation is sent.
+    if (this.#submitted.has(task.id) && step.operationId !== null) {
+      const sending = dispatcher.execute({ id: step.operationId, account, type, payload });
+      const [sent, saved] = await Promise.allSettled([sending, this.#save(task)]);
+      if (saved.status === 'rejected') throw saved.reason;
+      if (sent.status === 'rejected') throw sent.reason;
+      return sent.value;
+    }
     const newId = this.#deps.newId ?? randomUUID;
     const sent = step.operationId === null ? undefined : await store.operations.get(step.operationId);
     if (step.operationId !== null && sent !== undefined) {
@@ -281,7 +302,6 @@ export class TaskRunner {
     step.operationId ??= newId();
     await this.#save(task);
     if (this.#resumed.has(task.id)) await this.#agentBack(step.account);
-    const { type, payload, account } = step;
     return dispatcher.execute({ id: step.operationId, account, type, payload });
   }
 

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { operationCallSchema } from '../../contract/index.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import { nextWatchSeq, WatchSignal, writeInSequence } from '../store/index.ts';
+import { TaskChanges } from './task-changes.ts';
 import type { TasksTable, TaskTables } from './task-tables.ts';
 
 export const taskStepSchema = z
@@ -102,9 +103,17 @@ export class TaskStore {
 
   readonly #signal: WatchSignal;
 
+  /** Told of each task this store writes, by id: what a client following one waits on. */
+  readonly changes = new TaskChanges();
+
   constructor(db: Kysely<TaskTables>, signal = new WatchSignal()) {
     this.#db = db;
     this.#signal = signal;
+  }
+
+  #written(id: string): void {
+    this.#signal.changed();
+    this.changes.changed(id);
   }
 
   /**
@@ -134,7 +143,7 @@ export class TaskStore {
         .returning('id')
         .executeTakeFirst(),
     );
-    this.#signal.changed();
+    this.#written(task.id);
     if (inserted !== undefined || task.requestId === null) return task;
     const existing = await this.byRequestId(task.requestId);
     if (existing === undefined) throw new Error(`task with request id ${task.requestId} vanished`);
@@ -164,7 +173,7 @@ export class TaskStore {
         .where('id', '=', id)
         .execute(),
     );
-    this.#signal.changed();
+    this.#written(id);
   }
 
   /**
@@ -182,7 +191,7 @@ export class TaskStore {
         .executeTakeFirst(),
     );
     const saved = Number(updated.numUpdatedRows) > 0;
-    if (saved) this.#signal.changed();
+    if (saved) this.#written(id);
     return saved;
   }
 
@@ -279,7 +288,7 @@ export class TaskStore {
       }
       return { answer, written: write !== undefined };
     });
-    if (outcome?.written) this.#signal.changed();
+    if (outcome?.written) this.#written(id);
     return outcome?.answer;
   }
 

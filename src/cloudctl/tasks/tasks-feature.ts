@@ -71,7 +71,7 @@ export function tasksFeature(deps: TasksFeatureDeps): TasksFeature {
   });
   const context = {
     kinds: stores.kinds,
-    cluster: agentClusterReads(deps.dispatcher),
+    cluster: agentClusterReads(deps.dispatcher, deps.registry, deps.now),
     cache: clusterLookups(stores),
   };
   return {
