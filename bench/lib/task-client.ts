@@ -1,10 +1,12 @@
 // A client of cloudctl's operations API in its own process, as Orca is one: it starts operations
 // with POST /orchestrator/ops and follows the task with GET /task/{id} until the task is complete,
-// and times the whole, from sending the POST to reading the completed task. cloudctl runs in the
-// benchmark's process, so a client there would share its event loop and count its own work as
-// cloudctl's (see http-timer.ts); fetch keeps one connection alive between requests and runs.
+// and times the whole, from sending the POST to reading the completed task. It follows the task as
+// asked: `wait` asks each GET to wait for the task's next change (`?waitMs=`), so it reads the
+// completion as it is stored; `poll` asks again every `pollMs`, as a client of the API we mirror does.
+// cloudctl runs in the benchmark's process, so a client there would share its event loop and count its
+// own work as cloudctl's (see http-timer.ts); fetch keeps one connection alive between requests and runs.
 //   const client = startTaskClient();
-//   const { ms, polls } = await client.run({ base, token, pollMs: 10, operations: [...] });
+//   const { ms, polls } = await client.run({ base, token, follow: 'wait', pollMs: 10, operations: [...] });
 //   await client.close();
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,6 +18,8 @@ export interface TaskRequest {
   base: string;
   /** A user's bearer token. */
   token: string;
+  /** `wait`: each GET waits for the task's next change; `poll`: a GET every `pollMs`. */
+  follow: 'wait' | 'poll';
   /** Pause between a task answer that is not complete and the next GET; the first GET is at once. */
   pollMs: number;
   /** The body of POST /orchestrator/ops: a list of `{operationName: payload}`. */
@@ -31,6 +35,11 @@ export interface TaskTiming {
   acceptedMs: number;
   /** GET /task/{id} requests made, the last one included. */
   polls: number;
+  /** The task's id, to find its stored times. */
+  taskId: string;
+  /** Wall-clock times (epoch ms, the clock cloudctl stores by): the POST sent, the completion read. */
+  sentAt: number;
+  seenAt: number;
 }
 
 type Answer = TaskTiming | { error: string };
@@ -59,6 +68,9 @@ export function startTaskClient(): TaskClient {
   };
 }
 
+/** How long one GET may wait for the task's next change. */
+const WAIT_MS = 5_000;
+
 const startedSchema = z.object({ id: z.string(), resourceUri: z.string() });
 const taskSchema = z.object({
   status: z.object({ completed: z.boolean(), failed: z.boolean(), status: z.string() }),
@@ -73,6 +85,7 @@ async function json(response: Response, what: string): Promise<unknown> {
 
 async function runTask(request: TaskRequest): Promise<TaskTiming> {
   const authorization = `Bearer ${request.token}`;
+  const sentAt = Date.now();
   const started = performance.now();
   const deadline = started + request.limitMs;
   const post = await fetch(`${request.base}/orchestrator/ops`, {
@@ -80,22 +93,24 @@ async function runTask(request: TaskRequest): Promise<TaskTiming> {
     headers: { authorization, 'content-type': 'application/json' },
     body: JSON.stringify(request.operations),
   });
-  const { resourceUri } = startedSchema.parse(await json(post, 'POST /orchestrator/ops'));
+  const { id: taskId, resourceUri } = startedSchema.parse(await json(post, 'POST /orchestrator/ops'));
   const acceptedMs = performance.now() - started;
+  const follow = request.follow === 'wait' ? `${resourceUri}?waitMs=${WAIT_MS}` : resourceUri;
   for (let polls = 1; ; polls++) {
-    const answer = await fetch(`${request.base}${resourceUri}`, { headers: { authorization } });
+    const answer = await fetch(`${request.base}${follow}`, { headers: { authorization } });
     const task = taskSchema.parse(await json(answer, `GET ${resourceUri}`));
     if (task.status.completed) {
       const ms = performance.now() - started;
+      const seenAt = Date.now();
       if (task.status.failed) {
         throw new Error(`task ${resourceUri} failed: ${task.status.status}; ${JSON.stringify(task.history)}`);
       }
-      return { ms, acceptedMs, polls };
+      return { ms, acceptedMs, polls, taskId, sentAt, seenAt };
     }
     if (performance.now() > deadline) {
       throw new Error(`task ${resourceUri} not complete after ${request.limitMs} ms`);
     }
-    await sleep(request.pollMs);
+    if (request.follow === 'poll') await sleep(request.pollMs);
   }
 }
 
