@@ -6,7 +6,8 @@
 // labels, leaving the user's own fields of the VirtualService and DestinationRule as they were; the
 // previous version keeps its size until the promotion puts all traffic on the stable side serving
 // the new version. A rejected canary keeps its weight; the rollback a person asks for then puts the
-// canary's weight back to 0 on the version before.
+// canary's weight back to 0 on the version before. A blue/green strategy naming no Service takes its
+// active Service from a kubernetes entry; naming another one there is refused at submission.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,8 @@ import { type ApiClient, apiClient } from '../http-client.ts';
 import { potatoManifests } from './potato-app.ts';
 
 const NS = 'traffic-e2e';
+/** Where the blue/green target runs, beside the canary's. */
+const NS_BG = 'traffic-e2e-bg';
 const ACCOUNT = 'traffic-e2e';
 const TOKENS = { agent: 'agent-token-traffic-7e21', ops: 'ops-token-traffic-40c9' };
 const VERSION = 'deploy.vendor.io/version';
@@ -310,9 +313,10 @@ beforeAll(async () => {
     expect([201, 409], created.text).toContain(created.status);
     await established(definition.metadata.name);
   }
-  await cluster.request('POST', '/api/v1/namespaces', {
-    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
-  });
+  for (const name of [NS, NS_BG])
+    await cluster.request('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+    });
   // The user's own mesh objects, as they would apply them: cloudctl steers parts, the rest stays theirs.
   const user = async (path: string, body: Record<string, unknown>) => {
     const answer = await cluster.request('POST', path, { body });
@@ -343,7 +347,7 @@ beforeAll(async () => {
     account: {
       name: ACCOUNT,
       kubeconfig: sharedCluster().kubeconfigPath,
-      namespaces: [NS],
+      namespaces: [NS, NS_BG],
       kinds: ['replicaSet', 'service'],
       read: ['ops'],
       write: ['ops'],
@@ -355,7 +359,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await system?.stop();
-  await cluster?.request('DELETE', `/api/v1/namespaces/${NS}`);
+  for (const name of [NS, NS_BG]) await cluster?.request('DELETE', `/api/v1/namespaces/${name}`);
   for (const definition of CRDS)
     await cluster?.request(
       'DELETE',
@@ -432,5 +436,65 @@ describe('a canary steered through trafficManagement', () => {
     expect((await routes()).primary).toEqual({ 'potato/stable': 100, 'potato/canary': 0 });
     expect((await subsets()).labels.stable).toEqual({ [VERSION]: live });
     expect([await replicas(replicaSet), await replicas(old)]).toEqual([0, 2]);
+  });
+});
+
+function blueGreenFile(image: string, strategyService: string | undefined): string {
+  return `application: potato
+targets:
+  bg:
+    account: ${ACCOUNT}
+    namespace: ${NS_BG}
+    strategy: switch
+trafficManagement:
+  - targets: [bg]
+    kubernetes:
+      - activeService: potato
+strategies:
+  switch:
+    blueGreen:
+${strategyService === undefined ? '      redirectTrafficAfter: []' : `      activeService: ${strategyService}`}
+manifests:
+  - inline: |
+${potatoManifests(image).replace(/^(?=.)/gm, '      ')}`;
+}
+
+describe('a blue/green target whose Services come from trafficManagement', () => {
+  it("switches the kubernetes entry's activeService to the new version", async () => {
+    const post = (image: string) =>
+      ops.post('/deployments', { file: blueGreenFile(image, undefined), fileName: 'potato-bg.yaml' });
+    const views: View[] = [];
+    for (const image of ['potato:1', 'potato:2']) {
+      const answer = await post(image);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+      const id = z.object({ id: z.string() }).parse(answer.body).id;
+      const done = await until(id, 'the end', (v) => v.status !== 'RUNNING');
+      expect(done.status, JSON.stringify(done.targets[0])).toBe('SUCCEEDED');
+      views.push(done);
+    }
+    const second = views[1];
+    const workload = second?.targets[0]?.workloads?.[0];
+    expect(second?.targets[0]?.steps.find((s) => s.kind === 'switchTraffic')?.message).toBe(
+      `potato selects ${workload?.replicaSet}`,
+    );
+    const service = await read(`/api/v1/namespaces/${NS_BG}/services/potato`);
+    expect(
+      z.object({ spec: z.object({ selector: z.record(z.string(), z.string()) }) }).parse(service).spec
+        .selector,
+    ).toEqual({
+      app: 'potato',
+      [VERSION]: workload?.replicaSet.slice('potato-'.length),
+    });
+  });
+
+  it('refuses a file whose strategy names another activeService than its kubernetes entry, naming both', async () => {
+    const answer = await ops.post('/deployments', {
+      file: blueGreenFile('potato:3', 'potato-live'),
+      fileName: 'potato-bg.yaml',
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.stringify(answer.body)).toContain(
+      "trafficManagement[0].kubernetes[0].activeService: target 'bg': activeService 'potato' here, but its strategy names 'potato-live' (strategies.switch.blueGreen.activeService): name it in one place",
+    );
   });
 });
