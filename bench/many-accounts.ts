@@ -1,22 +1,32 @@
-// bench/many-accounts: one agent serving many accounts, as the product we replace published figures
+// bench/many-accounts: agents serving many accounts, as the product we replace published figures
 // for (100 accounts caching ten kinds across 50 namespaces, one deployment and one deletion per
-// account per minute: 4.5–7.5 GB, 110–1000 mCPU). Every account is the same real cluster through the
-// same kubeconfig. Beside it, in the same run and watching at the same time, one Go process with as
-// many sets of client-go shared informers (one clientset and factory per account). Reports the
-// initial sync (until cloudctl has stored every account's objects; until every informer has
-// synced), RSS and CPU from /proc over a load phase of deploy and delete operations, and the
-// operations' outcomes. The agent holds no objects: it streams them to cloudctl, whose store holds
-// them, while the informers hold them in their caches; so cloudctl's RSS and CPU are reported
-// beside the agent's, with their sum. cloudctl runs as its own process (`cloudctl serve`, its
-// embedded database inside it) so that /proc gives its cost alone, not the load generator's; the
-// benchmark reaches it as a client does, through its HTTP API and /metrics, and sends the load as
-// Spinnaker does: deployManifest and deleteManifest tasks, followed until they end. Usage:
-//   node bench/many-accounts.ts [--accounts 100] [--namespaces 50] [--minutes 10]
+// account per minute: 4.5–7.5 GB, 110–1000 mCPU), and as a large install runs its control plane
+// (issue 40: 1 000 accounts over 10 agents, cloudctl on PostgreSQL). Every account is the same real
+// cluster through the same kubeconfig. Beside it, in the same run and watching at the same time, one
+// Go process with as many sets of client-go shared informers (one clientset and factory per
+// account) as the largest agent has accounts. Reports the initial sync (until cloudctl has stored
+// every account's objects; until every informer has synced), RSS and CPU from /proc over a load
+// phase of deploy and delete operations, the operations' outcomes, and the read API's latency
+// under that load. The agents hold no objects: they stream them to cloudctl, whose store holds
+// them, while the informers hold them in their caches; so cloudctl's RSS and CPU (and PostgreSQL's,
+// with --database postgres) are reported beside the agents', with their sum. cloudctl runs as its
+// own process (`cloudctl serve`, its embedded database inside it, or PostgreSQL as a process of its
+// own) so that /proc gives its cost alone, not the load generator's; the benchmark reaches it as a
+// client does, through its HTTP API and /metrics, and sends the load as Spinnaker does:
+// deployManifest and deleteManifest tasks, followed until they end. Usage:
+//   node bench/many-accounts.ts [--accounts 100] [--namespaces 50] [--minutes 10] [--agents 1]
+//                               [--database pglite|postgres] [--peer-accounts N] [--read-rate 5]
 //                               [--sample-seconds 5] [--nodes 10] [--task-poll-ms 100] [--profile DIR]
+// --agents: the accounts dealt round-robin over that many agent processes.
+// --peer-accounts: informer sets in the Go peer (default: the largest agent's share, so each agent
+//   has a peer measured for as many accounts; past it the peer's figures are scaled, and say so).
+// --read-rate: GET /applications/{app}/serverGroups?expand=true a second during the load, each for
+//   the application of an account whose deployment is up (the deploys carry a moniker).
 // --task-poll-ms: how often each task is followed (GET /task/{id}); its latency is seen that late.
-// --profile saves, once synced and after the load phase, the agent's heap profile (`go tool pprof
-// -top`), its /proc smaps_rollup and its /metrics, and cloudctl's smaps_rollup and /metrics.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// --profile saves, once synced and after the load phase, the agents' heap profiles (`go tool pprof
+// -top`), their /proc smaps_rollup and /metrics, cloudctl's smaps_rollup and /metrics, and
+// what cloudctl's live heap holds by allocation site (V8's sampling heap profiler, from its start).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,11 +34,22 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { ApiClient } from '../test/cluster/api-client.ts';
 import { startCluster } from '../test/cluster/cluster.ts';
-import { startAgentProcess, waitFor, within } from './lib/bench-system.ts';
+import { type PostgresServer, startPostgres } from '../test/support/postgres-server.ts';
+import { type AgentFleet, spreadAccounts, startAgentFleet } from './lib/agent-fleet.ts';
+import { waitFor, within } from './lib/bench-system.ts';
 import { type CloudctlProcess, startCloudctlProcess } from './lib/cloudctl-process.ts';
 import { runTask } from './lib/cloudctl-tasks.ts';
-import { type ProcessStats, processStats, resetPeakRss, socketCount } from './lib/process-stats.ts';
+import {
+  type ProcessStats,
+  postgresPid,
+  processStats,
+  processTreeCpuSeconds,
+  processTreePssBytes,
+  resetPeakRss,
+  socketCount,
+} from './lib/process-stats.ts';
 import { rawList } from './lib/raw-list.ts';
+import { type ReadLoadResult, startReadLoad } from './lib/read-load.ts';
 import { fixed, mib, percentile, ratio, table } from './lib/summary.ts';
 import {
   AGENT_KINDS,
@@ -46,30 +67,53 @@ const { values } = parseArgs({
     accounts: { type: 'string', default: '100' },
     namespaces: { type: 'string', default: '50' },
     minutes: { type: 'string', default: '10' },
+    agents: { type: 'string', default: '1' },
+    database: { type: 'string', default: 'pglite' },
+    'peer-accounts': { type: 'string' },
+    'read-rate': { type: 'string', default: '5' },
     'sample-seconds': { type: 'string', default: '5' },
     nodes: { type: 'string', default: '10' },
     'task-poll-ms': { type: 'string', default: '100' },
     profile: { type: 'string' },
   },
 });
+if (values.database !== 'pglite' && values.database !== 'postgres')
+  throw new Error(`--database: pglite or postgres, not ${values.database}`);
+const ON_POSTGRES = values.database === 'postgres';
 const ACCOUNTS = Number(values.accounts);
 const NAMESPACES = Number(values.namespaces);
 const MINUTES = Number(values.minutes);
+const AGENTS = Number(values.agents);
 const SAMPLE_MS = Number(values['sample-seconds']) * 1000;
 const NODES = Number(values.nodes);
 const TASK_POLL_MS = Number(values['task-poll-ms']);
+const READ_RATE = Number(values['read-rate']);
 const log = (line: string) => console.error(`[many-accounts] ${line}`);
-const SYNC_LIMIT_MS = 20 * 60_000;
+const SYNC_LIMIT_MS = 30 * 60_000;
 const MINUTE_MS = 60_000;
 /** How long after its deployment each account deletes it. */
 const DELETE_AFTER_MS = 30_000;
 /** The published figures of the product we replace, for this load. */
 const PUBLISHED = { memory: '4.5–7.5 GB', mcpu: '110–1000 mCPU', lowBytes: 4.5e9 };
+/** Issue 40's bounds. */
+const TARGET = {
+  cloudctlRssBytes: 512 * 1024 * 1024,
+  agentOfPeer: 0.25,
+  bothOfPeer: 1.0,
+  readP99Ms: 50,
+};
 
 const pad = (i: number) => String(i).padStart(3, '0');
 const accounts = Array.from({ length: ACCOUNTS }, (_, i) => `acct-${pad(i)}`);
+const shares = spreadAccounts(accounts, AGENTS);
+const largestShare = Math.max(...shares.map((s) => s.length));
+const PEER_ACCOUNTS = Number(values['peer-accounts'] ?? largestShare);
+/** The peer's figures times this are what informer sets for every account would cost. */
+const PEER_SCALE = ACCOUNTS / PEER_ACCOUNTS;
 const namespaceName = (i: number) => `team-${pad(i)}`;
 const namespaces = Array.from({ length: NAMESPACES }, (_, i) => namespaceName(i));
+/** The application an account's deploys carry in their moniker. */
+const applicationOf = (account: string) => account.replaceAll('-', '');
 
 async function unsettledPods(client: ApiClient): Promise<number> {
   const selector = encodeURIComponent('status.phase!=Running,status.phase!=Succeeded');
@@ -78,18 +122,20 @@ async function unsettledPods(client: ApiClient): Promise<number> {
   return ((response.json as { items?: unknown[] }).items ?? []).length;
 }
 
-/** The three processes measured, in the table's order. */
-type Side = 'agent' | 'cloudctl' | 'peer';
+/** The processes measured, in the table's order: the agents added up, cloudctl, PostgreSQL, the peer. */
+type Side = 'agents' | 'cloudctl' | 'postgres' | 'peer';
 type PerSide<T> = Record<Side, T>;
 const perSide = <T>(pick: (side: Side) => T): PerSide<T> => ({
-  agent: pick('agent'),
+  agents: pick('agents'),
   cloudctl: pick('cloudctl'),
+  postgres: pick('postgres'),
   peer: pick('peer'),
 });
 
 interface Sample {
   atMs: number;
   stats: PerSide<ProcessStats>;
+  perAgent: ProcessStats[];
   sockets: PerSide<number>;
 }
 
@@ -99,18 +145,19 @@ class OperationTally {
   failed = 0;
   #errors = 0;
 
-  async time(run: () => Promise<{ outcome: string; error: string | null }>, what: string): Promise<void> {
+  async time(run: () => Promise<{ outcome: string; error: string | null }>, what: string): Promise<boolean> {
     const started = performance.now();
     try {
       const outcome = await run();
       if (outcome.outcome === 'succeeded') {
         this.ms.push(performance.now() - started);
-        return;
+        return true;
       }
       this.#fail(what, outcome.error ?? outcome.outcome);
     } catch (error) {
       this.#fail(what, error instanceof Error ? error.message : String(error));
     }
+    return false;
   }
 
   #fail(what: string, cause: string) {
@@ -121,6 +168,7 @@ class OperationTally {
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 const mb = (bytes: number) => fixed(mib(bytes), 1);
 
 /** Events cloudctl has stored (upserts and deletions, every account): cheap to read from /metrics. */
@@ -136,7 +184,7 @@ const introspectionWithKindsSchema = z.array(
 async function heldBy(cloudctl: CloudctlProcess): Promise<number> {
   const names = new Set(accounts);
   const records = await cloudctl.request('GET', '/cache/introspection', introspectionSchema);
-  return records.filter((r) => names.has(r.account)).reduce((sum, r) => sum + r.totalObjects, 0);
+  return records.filter((r) => names.has(r.account)).reduce((total, r) => total + r.totalObjects, 0);
 }
 
 /**
@@ -182,40 +230,51 @@ function storedAll(cloudctl: CloudctlProcess, expected: number, dark: () => stri
   };
 }
 
-/** The figures of the first table, each per process. */
+/** The figures of the first table, each per process (the agents added up). */
 interface Figures {
   syncMs: { ours: number; peer: number };
   cpuUntilSynced: PerSide<number>;
   rssAtSync: PerSide<number>;
-  /** VmHWM from each process's start; cloudctl's from the agent's start. */
+  /** VmHWM from each process's start; cloudctl's from the agents' start; PostgreSQL's sampled. */
   peak: PerSide<number>;
-  /** cloudctl before the agent started: its start-up's VmHWM and its RSS then. */
+  /** Each agent's peak, in the fleet's order. */
+  agentPeaks: number[];
+  /** cloudctl before the agents started: its start-up's VmHWM and its RSS then. */
   cloudctlStart: ProcessStats;
   load: readonly Sample[];
   syncSamples: readonly Sample[];
   loadMcpu: PerSide<number>;
   heapAfterLoad: PerSide<number>;
+  /** cloudctl's live heap once synced (sampled since its start, after a collection), with --profile. */
+  liveHeapAtSync: number;
+  objects: number;
 }
 
+/** Ours in all: the agents, cloudctl and PostgreSQL (0 on the embedded database). */
+const ours = (figures: PerSide<number>) => figures.agents + figures.cloudctl + figures.postgres;
+
 /**
- * Who holds the objects, beside what each process costs. "agent + cloudctl" adds the two columns,
- * except where a maximum over samples is taken: there it is the highest sum in one sample (their
- * peaks need not coincide); the peak row adds the two VmHWM, an upper bound.
+ * Who holds the objects, beside what each process costs. "ours in all" adds the columns, except
+ * where a maximum over samples is taken: there it is the highest sum in one sample (their peaks
+ * need not coincide); the peak row adds the VmHWM, an upper bound. The peer's column is what it
+ * measured for its informer sets; the ratios are against it scaled to every account.
  */
 function costTable(f: Figures): string {
-  const row = (label: string, figures: PerSide<number>, sum: number, unit: (n: number) => string) => [
+  const scaled = (n: number) => n * PEER_SCALE;
+  const row = (label: string, figures: PerSide<number>, all: number, unit: (n: number) => string) => [
     label,
-    unit(figures.agent),
+    unit(figures.agents),
     unit(figures.cloudctl),
-    unit(sum),
+    ...(ON_POSTGRES ? [unit(figures.postgres)] : []),
+    unit(all),
     unit(figures.peer),
-    ratio(figures.agent, figures.peer),
-    ratio(sum, figures.peer),
+    ...(PEER_SCALE === 1 ? [] : [unit(scaled(figures.peer))]),
+    ratio(figures.agents, scaled(figures.peer)),
+    ratio(all, scaled(figures.peer)),
   ];
-  const added = (figures: PerSide<number>) => figures.agent + figures.cloudctl;
   const simple = (label: string, figures: PerSide<number>, unit: (n: number) => string) =>
-    row(label, figures, added(figures), unit);
-  /** The highest of each process over the samples, and the highest sum of the two in one sample. */
+    row(label, figures, ours(figures), unit);
+  /** The highest of each process over the samples, and the highest sum in one sample. */
   const maxOf = (
     label: string,
     samples: readonly Sample[],
@@ -225,7 +284,7 @@ function costTable(f: Figures): string {
     row(
       label,
       perSide((side) => Math.max(...samples.map((s) => pick(s, side)))),
-      Math.max(...samples.map((s) => pick(s, 'agent') + pick(s, 'cloudctl'))),
+      Math.max(...samples.map((s) => pick(s, 'agents') + pick(s, 'cloudctl') + pick(s, 'postgres'))),
       unit,
     );
   const count = (n: number) => fixed(n, 0);
@@ -233,21 +292,36 @@ function costTable(f: Figures): string {
   return table(
     [
       'figure',
-      `orch-agent, ${ACCOUNTS} accounts`,
+      `orch-agent, ${ACCOUNTS} accounts${AGENTS === 1 ? '' : ` over ${AGENTS} agents (added)`}`,
       'cloudctl',
-      'agent + cloudctl',
-      `client-go, ${ACCOUNTS} informer sets`,
-      'agent/peer',
-      '(agent + cloudctl)/peer',
+      ...(ON_POSTGRES ? ['PostgreSQL (Pss, every backend)'] : []),
+      'ours in all',
+      `client-go, ${PEER_ACCOUNTS} informer sets`,
+      ...(PEER_SCALE === 1 ? [] : [`the same × ${fixed(PEER_SCALE, 2)} (${ACCOUNTS} sets)`]),
+      'agents/peer',
+      'ours/peer',
     ],
     [
-      ['holds the objects', 'none', 'its store', "cloudctl's store", 'its cache', '', ''],
-      row('initial sync, s', { agent: none, cloudctl: none, peer: f.syncMs.peer }, f.syncMs.ours, (ms) =>
-        fixed(ms / 1000, 1),
+      [
+        'holds the objects',
+        'none',
+        ON_POSTGRES ? 'no' : 'its store',
+        ...(ON_POSTGRES ? ['its tables'] : []),
+        'the store',
+        'its cache',
+        ...(PEER_SCALE === 1 ? [] : ['']),
+        '',
+        '',
+      ],
+      row(
+        'initial sync, s',
+        { agents: none, cloudctl: none, postgres: none, peer: f.syncMs.peer / PEER_SCALE },
+        f.syncMs.ours,
+        (ms) => fixed(ms / 1000, 1),
       ),
       simple('CPU until synced, s', f.cpuUntilSynced, (n) => fixed(n, 1)),
       simple('RSS at sync, MiB', f.rssAtSync, mb),
-      simple('peak RSS (VmHWM, from the agent start), MiB', f.peak, mb),
+      simple('peak RSS (VmHWM, from the agents’ start), MiB', f.peak, mb),
       simple(
         'RSS during load, mean, MiB',
         perSide((side) => mean(f.load.map((s) => s.stats[side].rssBytes))),
@@ -262,32 +336,86 @@ function costTable(f: Figures): string {
   );
 }
 
-function targetTable(f: Figures): string {
-  const agent = f.peak.agent;
-  const both = f.peak.agent + f.peak.cloudctl;
-  const meanLoad = mean(f.load.map((s) => s.stats.agent.rssBytes));
+/** Each agent against informer sets for as many accounts (the peer's per-set cost times its share). */
+function agentTable(f: Figures): string {
+  const perSet = f.peak.peer / PEER_ACCOUNTS;
+  return table(
+    [
+      'agent',
+      'accounts',
+      'peak RSS, MiB',
+      'RSS during load, mean, MiB',
+      'informer sets for its accounts, MiB',
+      'ratio',
+    ],
+    shares.map((share, i) => [
+      i === 0 ? 'bench-agent' : `bench-agent-${i}`,
+      String(share.length),
+      mb(f.agentPeaks[i] ?? Number.NaN),
+      mb(mean(f.load.map((s) => s.perAgent[i]?.rssBytes ?? Number.NaN))),
+      mb(perSet * share.length),
+      ratio(f.agentPeaks[i] ?? Number.NaN, perSet * share.length),
+    ]),
+  );
+}
+
+function targetTable(
+  f: Figures,
+  tasks: { failed: number; completed: number; expected: number },
+  reads: ReadLoadResult,
+): string {
+  const agentRatios = shares.map(
+    (share, i) => (f.agentPeaks[i] ?? 0) / ((f.peak.peer / PEER_ACCOUNTS) * share.length),
+  );
+  const worstAgent = Math.max(...agentRatios);
+  const both = f.peak.agents + f.peak.cloudctl;
+  const peerAll = f.peak.peer * PEER_SCALE;
+  const per100k = (bytes: number) => `${mb((bytes / f.objects) * 100_000)} MiB per 100k objects`;
+  const readP99 = percentile(reads.ms, 99);
+  const met = (ok: boolean) => (ok ? 'met' : 'missed');
   return table(
     ['target', 'figure', 'result'],
     [
       [
-        'RSS ≤ 1.5× the Go process (peak, VmHWM)',
-        `${mb(agent)} / ${mb(f.peak.peer)} MiB = ${ratio(agent, f.peak.peer)}`,
-        agent <= 1.5 * f.peak.peer ? 'met' : 'missed',
+        'every account synced, no task lost or failed by the load',
+        `${f.objects} objects stored; ${tasks.completed} of ${tasks.expected} tasks succeeded, ${tasks.failed} failed`,
+        met(tasks.failed === 0 && tasks.completed === tasks.expected),
       ],
       [
-        'the same for agent + cloudctl, who hold what the informers hold (not a target of issue 18)',
-        `${mb(both)} / ${mb(f.peak.peer)} MiB = ${ratio(both, f.peak.peer)}`,
-        both <= 1.5 * f.peak.peer ? 'met' : 'missed',
+        `each agent ≤ ${TARGET.agentOfPeer}× the informer sets for its accounts (peak)`,
+        `worst ${fixed(worstAgent, 2)}× (${AGENTS} agent${AGENTS === 1 ? '' : 's'})`,
+        met(worstAgent <= TARGET.agentOfPeer),
       ],
       [
-        'RSS < 10% of the published 4.5 GB (450 MB = 429.2 MiB), peak',
-        `${mb(agent)} MiB peak, ${mb(meanLoad)} MiB mean under load`,
-        agent < PUBLISHED.lowBytes / 10 ? 'met' : 'missed',
+        'cloudctl RSS ≤ 512 MiB (peak, on PostgreSQL)',
+        `${mb(f.peak.cloudctl)} MiB; ${per100k(f.peak.cloudctl)}`,
+        ON_POSTGRES ? met(f.peak.cloudctl <= TARGET.cloudctlRssBytes) : '— (on PGlite: its store is in it)',
+      ],
+      [
+        "cloudctl's heap flat in the object count",
+        `after the load ${mb(f.heapAfterLoad.cloudctl)} MiB in use (${per100k(f.heapAfterLoad.cloudctl)}); ` +
+          (Number.isNaN(f.liveHeapAtSync)
+            ? 'live heap: run with --profile'
+            : `live at sync ${mb(f.liveHeapAtSync)} MiB (${per100k(f.liveHeapAtSync)})`),
+        'compare runs of different sizes',
+      ],
+      [
+        `agent + cloudctl ≤ ${TARGET.bothOfPeer}× the informer sets (peak; the issue's bound is at 20 accounts on PGlite)`,
+        `${mb(both)} / ${mb(peerAll)} MiB = ${ratio(both, peerAll)}`,
+        ON_POSTGRES
+          ? '— (on PostgreSQL the store is outside cloudctl)'
+          : met(both <= TARGET.bothOfPeer * peerAll),
+      ],
+      [
+        `read API p99 ≤ ${TARGET.readP99Ms} ms under the load (/applications/{app}/serverGroups?expand=true)`,
+        `p99 ${fixed(readP99)} ms, p50 ${fixed(percentile(reads.ms, 50))} ms over ${reads.ms.length} reads` +
+          (reads.failedBatches === 0 ? '' : `; ${reads.failedBatches} batches failed: ${reads.firstError}`),
+        met(readP99 <= TARGET.readP99Ms && reads.failedBatches === 0),
       ],
       [
         `published for this load: ${PUBLISHED.memory}, ${PUBLISHED.mcpu}`,
-        `agent ${mb(agent)} MiB, ${fixed(f.loadMcpu.agent, 0)} mCPU; agent + cloudctl ${mb(both)} MiB, ` +
-          `${fixed(f.loadMcpu.agent + f.loadMcpu.cloudctl, 0)} mCPU`,
+        `agents ${mb(f.peak.agents)} MiB, ${fixed(f.loadMcpu.agents, 0)} mCPU; ours in all ${mb(ours(f.peak))} MiB, ` +
+          `${fixed(ours(f.loadMcpu), 0)} mCPU (published low ${mb(PUBLISHED.lowBytes)} MiB)`,
         '',
       ],
     ],
@@ -314,7 +442,9 @@ const profileDir = values.profile;
 if (profileDir !== undefined) mkdirSync(profileDir, { recursive: true });
 const dir = mkdtempSync(join(tmpdir(), 'orch-agent-bench-'));
 const cluster = await startCluster({ nodes: NODES, log });
+let postgres: PostgresServer | undefined;
 try {
+  if (ON_POSTGRES) postgres = await startPostgres();
   const binary = await buildInformerPeer();
   const nodes = await cluster.kwokNodes(NODES);
   const before = (await rawList(cluster.client, WORKLOAD_PATHS)).objects;
@@ -336,30 +466,29 @@ try {
   log(`populated in ${((performance.now() - populating) / 1000).toFixed(0)} s`);
   const expected = perAccount * ACCOUNTS;
 
-  // The agent's log file appears a moment after its process.
-  const agentLog = () =>
-    existsSync(join(dir, 'agent.log')) ? readFileSync(join(dir, 'agent.log'), 'utf8') : '';
-  /** Lines saying an account will not sync in this process: nothing retries them. */
-  const darkAccounts = () =>
-    agentLog()
-      .split('\n')
-      .filter((line) => line.includes('"msg":"account failed"') || line.includes('watches failed'));
-  const cloudctl = await startCloudctlProcess(dir);
-  let stopAgent = async () => {};
+  const cloudctl = await startCloudctlProcess(dir, {
+    agents: AGENTS,
+    ...(postgres === undefined ? {} : { databaseUrl: postgres.url }),
+  });
+  const pgPid = postgresPid(postgres?.url);
+  if (ON_POSTGRES && pgPid === undefined) throw new Error('no PostgreSQL server process found');
+  let fleet: AgentFleet | undefined;
   let stopPeer = async () => {};
   let sampler: NodeJS.Timeout | undefined;
   try {
     const cloudctlAtStart = processStats(cloudctl.pid);
     // cloudctl's own start (opening a new embedded database) has a peak of its own, before any object
-    // arrives: it is reported apart, and the peak in the table counts from the agent's start.
+    // arrives: it is reported apart, and the peak in the table counts from the agents' start.
     resetPeakRss(cloudctl.pid);
-    const agentStarted = performance.now();
-    const agent = await startAgentProcess({
+    if (profileDir !== undefined) await cloudctl.startHeapSampling();
+    const postgresCpuAtStart = pgPid === undefined ? 0 : processTreeCpuSeconds(pgPid);
+    const agentsStarted = performance.now();
+    fleet = await startAgentFleet({
       dir,
-      controlPlane: cloudctl,
+      cloudctl,
       kubeconfigPath: cluster.kubeconfigPath,
       kinds: AGENT_KINDS,
-      accounts,
+      shares,
       orchestratorExtra: [
         'serverSideApply:',
         '  enabled: always',
@@ -368,36 +497,64 @@ try {
         'retries:',
         '  retryAnyError: true',
       ],
+      startLimitMs: 5 * 60_000,
     });
-    stopAgent = () => agent.stop();
-    // The peer starts once the agent has checked its accounts: started together, its 1000 initial
-    // lists starve the agent's 100 reachability checks on two cores, and an account whose check
+    const { members } = fleet;
+    const darkAccounts = fleet.darkAccounts;
+    // The peer starts once the agents have checked their accounts: started together, its initial
+    // lists starve the agents' reachability checks on two cores, and an account whose check
     // times out stays FAILED (docs/benchmarks.md, "Many accounts in one agent").
-    await waitFor(
-      'the agent to check its accounts',
-      async () => (agentLog().includes('"msg":"orch-agent started"') ? true : undefined),
-      60_000,
-      100,
-    );
     const peerStarted = performance.now();
     const peer = startInformerPeer({
       binary,
       kubeconfig: cluster.kubeconfigPath,
       kinds: PEER_KINDS,
-      accounts: ACCOUNTS,
+      accounts: PEER_ACCOUNTS,
     });
     stopPeer = () => peer.stop();
-    const pids: PerSide<number> = { agent: agent.pid, cloudctl: cloudctl.pid, peer: peer.pid };
-    const stats = () => perSide((side) => processStats(pids[side]));
+    const zero: ProcessStats = { rssBytes: 0, peakRssBytes: 0, cpuSeconds: 0 };
+    const added = (all: readonly ProcessStats[]): ProcessStats => ({
+      rssBytes: sum(all.map((s) => s.rssBytes)),
+      peakRssBytes: sum(all.map((s) => s.peakRssBytes)),
+      cpuSeconds: sum(all.map((s) => s.cpuSeconds)),
+    });
+    /** PostgreSQL's: every backend's Pss added, its CPU since cloudctl's start, its peak sampled. */
+    const postgresStats = (): ProcessStats => {
+      if (pgPid === undefined) return zero;
+      const pss = processTreePssBytes(pgPid);
+      return {
+        rssBytes: pss,
+        peakRssBytes: pss,
+        cpuSeconds: processTreeCpuSeconds(pgPid) - postgresCpuAtStart,
+      };
+    };
+    const stats = () => {
+      const perAgent = members.map((m) => processStats(m.agent.pid));
+      const sides: PerSide<ProcessStats> = {
+        agents: added(perAgent),
+        cloudctl: processStats(cloudctl.pid),
+        postgres: postgresStats(),
+        peer: processStats(peer.pid),
+      };
+      return { perAgent, sides };
+    };
     const samples: Sample[] = [];
     const sample = () => {
+      const now = stats();
       samples.push({
         atMs: performance.now(),
-        stats: stats(),
-        sockets: perSide((side) => socketCount(pids[side])),
+        stats: now.sides,
+        perAgent: now.perAgent,
+        sockets: {
+          agents: sum(members.map((m) => socketCount(m.agent.pid))),
+          cloudctl: socketCount(cloudctl.pid),
+          postgres: pgPid === undefined ? 0 : socketCount(pgPid),
+          peer: socketCount(peer.pid),
+        },
       });
     };
-    // With --profile, the heap near the sync's peak too: the profile after the sync no longer holds it.
+    // With --profile, the first agent's heap near the sync's peak too: the profile after the sync no
+    // longer holds it.
     let syncing = true;
     let profiledRss = 0;
     let profiledAt = 0;
@@ -408,38 +565,59 @@ try {
         log(`no sample: ${String(error)}`); // a process gone: the run fails where it waits on it
         return;
       }
-      const rss = samples.at(-1)?.stats.agent.rssBytes ?? 0;
+      const rss = samples.at(-1)?.perAgent[0]?.rssBytes ?? 0;
       if (syncing && rss > profiledRss * 1.2 && performance.now() - profiledAt > 30_000) {
         profiledRss = rss;
         profiledAt = performance.now();
-        saveProfile('sync-peak').catch((error: unknown) => log(`no profile: ${String(error)}`));
+        saveProfile('sync-peak', false).catch((error: unknown) => log(`no profile: ${String(error)}`));
       }
     }, SAMPLE_MS);
     /**
-     * With --profile: the agent's live heap (sampled), smaps_rollup and metrics, and cloudctl's
-     * smaps_rollup and metrics, named for the moment.
+     * With --profile: each agent's live heap (sampled), smaps_rollup and metrics, and cloudctl's
+     * smaps_rollup, metrics and (`heap`) what its live heap holds by allocation site (sampled
+     * since its start), named for the moment. Resolves with cloudctl's sampled live heap (NaN
+     * without).
      */
-    const saveProfile = async (moment: string) => {
-      if (profileDir === undefined) return;
+    const saveProfile = async (moment: string, heap: boolean): Promise<number> => {
+      if (profileDir === undefined) return Number.NaN;
       const save = (name: string, data: string | Buffer) =>
         writeFileSync(join(profileDir, `${moment}-${name}`), data);
-      save('agent-heap.pb.gz', Buffer.from(await (await fetch(`${agent.pprofUrl}/heap`)).arrayBuffer()));
-      save('agent-smaps_rollup.txt', readFileSync(`/proc/${agent.pid}/smaps_rollup`));
-      save('agent-metrics.txt', await (await fetch(agent.metricsUrl)).text());
+      for (const [i, { agent }] of members.entries()) {
+        const name = i === 0 ? 'agent' : `agent-${i}`;
+        save(`${name}-heap.pb.gz`, Buffer.from(await (await fetch(`${agent.pprofUrl}/heap`)).arrayBuffer()));
+        save(`${name}-smaps_rollup.txt`, readFileSync(`/proc/${agent.pid}/smaps_rollup`));
+        save(`${name}-metrics.txt`, await (await fetch(agent.metricsUrl)).text());
+      }
       save('cloudctl-smaps_rollup.txt', readFileSync(`/proc/${cloudctl.pid}/smaps_rollup`));
       save('cloudctl-metrics.txt', await (await fetch(`${cloudctl.url}/metrics`)).text());
       log(
-        `saved the agent's heap profile, smaps_rollup and metrics (cloudctl's too) at ${moment} in ${profileDir}`,
+        `saved the agents' heap profiles, smaps_rollup and metrics (cloudctl's too) at ${moment} in ${profileDir}`,
       );
+      if (!heap) return Number.NaN;
+      const summary = await cloudctl.liveHeapSamples();
+      save('cloudctl-heap-samples.json', JSON.stringify(summary, null, 2));
+      const list = (groups: ReadonlyArray<{ site: string; bytes: number }>) =>
+        groups
+          .slice(0, 8)
+          .map((g) => `${g.site} ${mb(g.bytes)}`)
+          .join('; ');
+      log(
+        `cloudctl's live heap at ${moment}, allocated since its start (sampled): ${mb(summary.sampledBytes)} MiB; ` +
+          `by our frame: ${list(summary.byOwnFrame)}; by site: ${list(summary.bySite)}`,
+      );
+      return summary.sampledBytes;
     };
-    log(`${ACCOUNTS} accounts × ${AGENT_KINDS.length} kinds: syncing ${expected} objects on each side`);
-    const [ours, theirs] = await Promise.all([
+    log(
+      `${ACCOUNTS} accounts × ${AGENT_KINDS.length} kinds over ${AGENTS} agent(s): syncing ${expected} objects; ` +
+        `the peer ${PEER_ACCOUNTS} informer sets, ${perAccount * PEER_ACCOUNTS} objects`,
+    );
+    const [synced, theirs] = await Promise.all([
       waitFor(
-        `cloudctl to store ${expected} objects (agent log: ${agent.logFile})`,
+        `cloudctl to store ${expected} objects (agent logs: ${dir})`,
         storedAll(cloudctl, expected, darkAccounts),
         SYNC_LIMIT_MS,
         100,
-      ).then(() => ({ ms: performance.now() - agentStarted, stats: stats() })),
+      ).then(() => ({ ms: performance.now() - agentsStarted, stats: stats().sides })),
       within(peer.synced, SYNC_LIMIT_MS, 'the client-go informers to sync').then((report) => ({
         ms: performance.now() - peerStarted,
         stats: processStats(peer.pid),
@@ -448,19 +626,26 @@ try {
     ]);
     syncing = false;
     sample();
-    await saveProfile('sync');
-    log(`agent synced in ${(ours.ms / 1000).toFixed(1)} s; informers in ${(theirs.ms / 1000).toFixed(1)} s`);
-    if (theirs.objects !== expected) log(`the informers hold ${theirs.objects} objects, not ${expected}`);
+    log(
+      `agents synced in ${(synced.ms / 1000).toFixed(1)} s; informers in ${(theirs.ms / 1000).toFixed(1)} s`,
+    );
+    const liveHeapAtSync = await saveProfile('sync', true);
+    if (theirs.objects !== perAccount * PEER_ACCOUNTS)
+      log(`the informers hold ${theirs.objects} objects, not ${perAccount * PEER_ACCOUNTS}`);
     const counted = await heldBy(cloudctl);
     if (counted < expected) throw new Error(`cloudctl holds ${counted} objects, not the ${expected} listed`);
 
     // The load: each account deploys a one-replica Deployment once a minute (accounts spread over the
-    // minute) and deletes it 30 s later, each a task sent to cloudctl's HTTP API, as Spinnaker sends it.
+    // minute) and deletes it 30 s later, each a task sent to cloudctl's HTTP API, as Spinnaker sends it,
+    // with a moniker naming the account's application. Meanwhile the read API is asked for the server
+    // groups of applications that are up.
     const deploys = new OperationTally();
     const deletes = new OperationTally();
+    /** Accounts whose deployment is up, with when its deletion is due (ms into the load). */
+    const up = new Map<string, number>();
     const loadStarted = performance.now();
     const loadFirstSample = samples.length;
-    const cpuAtLoad = stats();
+    const cpuAtLoad = stats().sides;
     const ingestedAtLoad = await cloudctl.metricSum(INGESTED);
     const requestsAtLoad = await cloudctl.metricSum(HTTP_REQUESTS);
     const apiServerPid = cluster.pids()['kube-apiserver'];
@@ -468,23 +653,31 @@ try {
       apiServerPid === undefined ? Number.NaN : processStats(apiServerPid).cpuSeconds;
     const apiCpuAtLoad = apiServerCpu();
     const benchCpuAtLoad = process.cpuUsage();
-    const untilOffset = (ms: number) => sleep(Math.max(0, loadStarted + ms - performance.now()));
+    const elapsed = () => performance.now() - loadStarted;
+    const untilOffset = (ms: number) => sleep(Math.max(0, ms - elapsed()));
     const cycle = async (account: string, i: number, minute: number) => {
       const namespace = namespaceName(i % NAMESPACES);
       const name = `${account}-m${minute}`;
       const at = minute * MINUTE_MS + (i / ACCOUNTS) * MINUTE_MS;
       await untilOffset(at);
-      await deploys.time(
+      const deployed = await deploys.time(
         () =>
           runTask(
             cloudctl,
             'deployManifest',
-            { account, manifests: [deployment(namespace, name, 1)] },
+            {
+              account,
+              moniker: { app: applicationOf(account) },
+              manifests: [deployment(namespace, name, 1)],
+            },
             TASK_POLL_MS,
           ),
         `deploy ${account} ${name}`,
       );
+      // A moment for the agent to stream the Deployment, so a read of the application finds it.
+      if (deployed) setTimeout(() => up.set(account, at + DELETE_AFTER_MS), 1000);
       await untilOffset(at + DELETE_AFTER_MS);
+      up.delete(account);
       await deletes.time(
         () =>
           runTask(
@@ -501,15 +694,33 @@ try {
         `delete ${account} ${name}`,
       );
     };
-    log(`load: ${MINUTES} min, ${ACCOUNTS} deployments and ${ACCOUNTS} deletions a minute`);
+    /** Ten reads at a time, of applications up for at least the batch's length yet. */
+    const nextReads = () => {
+      const batch = 10;
+      const lasting = [...up].filter(([, due]) => due - elapsed() > (batch / READ_RATE) * 1000 + 5000);
+      return Array.from({ length: lasting.length === 0 ? 0 : batch }, () => {
+        const [account] = lasting[Math.floor(Math.random() * lasting.length)] ?? [''];
+        return `/applications/${applicationOf(account)}/serverGroups?expand=true`;
+      });
+    };
+    const reads = startReadLoad({
+      base: cloudctl.url,
+      headers: { authorization: `Bearer ${cloudctl.userToken}` },
+      nextPaths: nextReads,
+      ratePerSecond: READ_RATE,
+    });
+    log(
+      `load: ${MINUTES} min, ${ACCOUNTS} deployments and ${ACCOUNTS} deletions a minute, ${READ_RATE} reads/s`,
+    );
     const progress = setInterval(() => {
-      const now = stats();
+      const now = stats().sides;
       log(
         `  load: ${deploys.ms.length} deployed, ${deletes.ms.length} deleted, ` +
-          `${deploys.failed + deletes.failed} failed; RSS agent ${mb(now.agent.rssBytes)} MiB, ` +
-          `cloudctl ${mb(now.cloudctl.rssBytes)} MiB`,
+          `${deploys.failed + deletes.failed} failed; RSS agents ${mb(now.agents.rssBytes)} MiB, ` +
+          `cloudctl ${mb(now.cloudctl.rssBytes)} MiB${ON_POSTGRES ? `, PostgreSQL ${mb(now.postgres.rssBytes)} MiB` : ''}`,
       );
     }, MINUTE_MS);
+    let readResult: ReadLoadResult;
     try {
       await Promise.all(
         Array.from({ length: MINUTES }, (_, minute) =>
@@ -518,10 +729,11 @@ try {
       );
     } finally {
       clearInterval(progress);
+      readResult = await reads.stop();
     }
     sample();
-    const loadSeconds = (performance.now() - loadStarted) / 1000;
-    const cpuAfterLoad = stats();
+    const loadSeconds = elapsed() / 1000;
+    const cpuAfterLoad = stats().sides;
     const apiCpu = apiServerCpu() - apiCpuAtLoad;
     const benchCpu = process.cpuUsage(benchCpuAtLoad);
     const changesDuringLoad = (await cloudctl.metricSum(INGESTED)) - ingestedAtLoad;
@@ -541,13 +753,12 @@ try {
       log(`what differs: ${await heldAgainstListed(cloudctl, cluster.client)}`);
       return undefined;
     });
-    const heapAfterLoad = {
-      agent: await agent.metric('nodejs_heap_size_used_bytes'),
+    const heapAfterLoad: PerSide<number> = {
+      agents: sum(await Promise.all(members.map((m) => m.agent.metric('nodejs_heap_size_used_bytes')))),
       cloudctl: await cloudctl.metricSum('nodejs_heap_size_used_bytes'),
+      postgres: Number.NaN,
       peer: (await peer.stats()).heapAllocBytes,
     };
-    const agentHeapTotal = await agent.metric('nodejs_heap_size_total_bytes');
-    const agentExternal = await agent.metric('nodejs_external_memory_bytes');
     const cloudctlExternal = await cloudctl.metricSum('nodejs_external_memory_bytes');
     const rollupKb = (pid: number, field: string) =>
       Number(
@@ -557,62 +768,80 @@ try {
       );
     const anonymous = (pid: number) =>
       `anonymous ${fixed(rollupKb(pid, 'Anonymous') / 1024)} MiB of ${fixed(rollupKb(pid, 'Rss') / 1024)} MiB RSS`;
-    await saveProfile('load');
+    await saveProfile('load', true);
 
     const mcpu = (side: Side) =>
       ((cpuAfterLoad[side].cpuSeconds - cpuAtLoad[side].cpuSeconds) / loadSeconds) * 1000;
+    const agentPeaks = members.map((m, i) =>
+      Math.max(processStats(m.agent.pid).peakRssBytes, ...samples.map((s) => s.perAgent[i]?.rssBytes ?? 0)),
+    );
     const figures: Figures = {
-      syncMs: { ours: ours.ms, peer: theirs.ms },
+      syncMs: { ours: synced.ms, peer: theirs.ms * PEER_SCALE },
       cpuUntilSynced: {
-        agent: ours.stats.agent.cpuSeconds,
-        cloudctl: ours.stats.cloudctl.cpuSeconds - cloudctlAtStart.cpuSeconds,
+        agents: synced.stats.agents.cpuSeconds,
+        cloudctl: synced.stats.cloudctl.cpuSeconds - cloudctlAtStart.cpuSeconds,
+        postgres: synced.stats.postgres.cpuSeconds,
         peer: theirs.stats.cpuSeconds,
       },
-      rssAtSync: {
-        agent: ours.stats.agent.rssBytes,
-        cloudctl: ours.stats.cloudctl.rssBytes,
-        peer: theirs.stats.rssBytes,
-      },
-      // VmHWM, or a sampled RSS above it: the kernel updates the two at different moments.
+      rssAtSync: { ...perSide((side) => synced.stats[side].rssBytes), peer: theirs.stats.rssBytes },
+      // VmHWM, or a sampled RSS above it: the kernel updates the two at different moments. The
+      // agents' is the sum of each one's; PostgreSQL's the highest sample.
       peak: perSide((side) =>
-        Math.max(cpuAfterLoad[side].peakRssBytes, ...samples.map((sample) => sample.stats[side].rssBytes)),
+        side === 'agents'
+          ? sum(agentPeaks)
+          : Math.max(cpuAfterLoad[side].peakRssBytes, ...samples.map((s) => s.stats[side].rssBytes)),
       ),
+      agentPeaks,
       cloudctlStart: cloudctlAtStart,
       load: samples.slice(loadFirstSample),
       syncSamples: samples.slice(0, loadFirstSample),
       loadMcpu: perSide(mcpu),
       heapAfterLoad,
+      liveHeapAtSync,
+      objects: expected,
+    };
+    const tasks = {
+      failed: deploys.failed + deletes.failed,
+      completed: deploys.ms.length + deletes.ms.length,
+      expected: 2 * MINUTES * ACCOUNTS,
     };
     console.log(
       [
-        `### ${ACCOUNTS} accounts, ${perAccount} objects each (${expected} in all), ${MINUTES} min of load`,
+        `### ${ACCOUNTS} accounts over ${AGENTS} agent(s), ${perAccount} objects each (${expected} in all), ` +
+          `cloudctl on ${ON_POSTGRES ? 'PostgreSQL' : 'PGlite'}, ${MINUTES} min of load`,
         '',
         costTable(figures),
         '',
-        'Who holds the objects: the agent none (it streams them to cloudctl); cloudctl its store (the ' +
-          'embedded PGlite, inside its process); client-go its informers\' caches. "agent + cloudctl" ' +
-          'adds the two, except for the maxima over samples (the highest sum in one sample); the peak ' +
-          "row adds the two VmHWM, an upper bound. The initial sync is the pair's: until cloudctl " +
-          "has stored every object. cloudctl's peak counts from the agent's start; its own start before " +
-          `it (a new embedded database) peaked at ${mb(figures.cloudctlStart.peakRssBytes)} MiB, and its RSS ` +
-          `was ${mb(figures.cloudctlStart.rssBytes)} MiB when the agent started.`,
+        `Who holds the objects: the agents none (they stream them to cloudctl); ${
+          ON_POSTGRES
+            ? 'PostgreSQL, a process of its own (its figures add every backend’s Pss; its peak is the highest sample)'
+            : 'cloudctl its store (the embedded PGlite, inside its process)'
+        }; client-go its informers' caches${
+          PEER_SCALE === 1
+            ? ''
+            : ` (${PEER_ACCOUNTS} sets measured, the ratios against them × ${fixed(PEER_SCALE, 2)}; the sync time too)`
+        }. "ours in all" adds our columns, except for the maxima over samples (the highest sum in one sample); the ` +
+          'peak row adds the VmHWM, an upper bound. The initial sync is ours: until cloudctl has stored every ' +
+          "object. cloudctl's peak counts from the agents' start; its own start before it peaked at " +
+          `${mb(figures.cloudctlStart.peakRssBytes)} MiB, and its RSS was ${mb(figures.cloudctlStart.rssBytes)} MiB when the first agent started.`,
+        '',
+        agentTable(figures),
         '',
         operationsTable(deploys, deletes),
         '',
-        targetTable(figures),
+        targetTable(figures, tasks, readResult),
       ].join('\n'),
     );
     log(
       `load phase ${loadSeconds.toFixed(0)} s: cloudctl stored ${changesDuringLoad} changes ` +
         `(${(changesDuringLoad / loadSeconds).toFixed(0)}/s) and answered ${requestsDuringLoad} HTTP requests ` +
-        `(${(requestsDuringLoad / loadSeconds).toFixed(1)}/s: tasks started and followed); kube-apiserver ${fixed((apiCpu / loadSeconds) * 1000, 0)} mCPU; ` +
+        `(${(requestsDuringLoad / loadSeconds).toFixed(1)}/s: tasks started and followed, reads); kube-apiserver ${fixed((apiCpu / loadSeconds) * 1000, 0)} mCPU; ` +
         `bench process (the load generator) ${fixed(((benchCpu.user + benchCpu.system) / 1e6 / loadSeconds) * 1000, 0)} mCPU`,
     );
     log(
       `after the load: cloudctl ${settled === undefined ? 'did not converge' : `holds all ${settled} objects`}; ` +
-        `agent heap ${mb(heapAfterLoad.agent)} used of ${mb(agentHeapTotal)} MiB, external ${mb(agentExternal)} MiB, ` +
-        `${anonymous(agent.pid)}; cloudctl heap ${mb(heapAfterLoad.cloudctl)} MiB used, external (PGlite's ` +
-        `memory among it) ${mb(cloudctlExternal)} MiB, ${anonymous(cloudctl.pid)}`,
+        `cloudctl heap ${mb(heapAfterLoad.cloudctl)} MiB used, external${ON_POSTGRES ? '' : " (PGlite's memory among it)"} ` +
+        `${mb(cloudctlExternal)} MiB, ${anonymous(cloudctl.pid)}; the first agent ${anonymous(members[0]?.agent.pid ?? 0)}`,
     );
     log(
       `population: ${NAMESPACES} namespaces × ${objectsPerNamespace()} objects (${JSON.stringify(PER_NAMESPACE)}) + ${before} already there`,
@@ -620,10 +849,11 @@ try {
   } finally {
     clearInterval(sampler);
     await stopPeer();
-    await stopAgent();
+    await fleet?.stop();
     await cloudctl.stop();
   }
 } finally {
+  await postgres?.stop();
   await cluster.stop();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -78,6 +78,10 @@ export interface AgentProcessOptions {
   orchestratorExtra?: readonly string[];
   /** Account names, each on the same kubeconfig and kinds (default: one, `ACCOUNT`). */
   accounts?: readonly string[];
+  /** The agent's id at cloudctl (default `AGENT_ID`). */
+  agentId?: string;
+  /** Names its config and log files, `<name>.yaml` and `<name>.log` (default `agent`): one per agent. */
+  name?: string;
 }
 
 export interface AgentProcess {
@@ -95,7 +99,8 @@ export interface AgentProcess {
 export async function startAgentProcess(options: AgentProcessOptions): Promise<AgentProcess> {
   const { dir, controlPlane } = options;
   const [healthPort, metricsPort, pprofPort] = [await freePort(), await freePort(), await freePort()];
-  const configFile = join(dir, 'agent.yaml');
+  const name = options.name ?? 'agent';
+  const configFile = join(dir, `${name}.yaml`);
   writeFileSync(
     configFile,
     [
@@ -116,13 +121,18 @@ export async function startAgentProcess(options: AgentProcessOptions): Promise<A
       '',
     ].join('\n'),
   );
-  const logFile = join(dir, 'agent.log');
+  const logFile = join(dir, `${name}.log`);
   // As the image runs it (its ENTRYPOINT's Node flags, its environment).
   const child = spawn(
     process.execPath,
     [...AGENT_NODE_FLAGS, join(ROOT, 'bin/orch-agent.js'), 'run', '--config', configFile],
     {
-      env: { ...process.env, ...AGENT_ENV, ORCH_AGENT_TOKEN: controlPlane.token, ORCH_AGENT_ID: AGENT_ID },
+      env: {
+        ...process.env,
+        ...AGENT_ENV,
+        ORCH_AGENT_TOKEN: controlPlane.token,
+        ORCH_AGENT_ID: options.agentId ?? AGENT_ID,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

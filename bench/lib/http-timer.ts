@@ -17,6 +17,8 @@ export interface TimedRequests {
   warmUp: readonly string[];
   /** Paths requested one after another, each timed from sending to the body's last byte. */
   samples: readonly string[];
+  /** A pause after each sample (default none): reads at a rate, beside a load, rather than a flood. */
+  pauseMs?: number;
 }
 
 type Answer = { ms: number[] } | { error: string };
@@ -60,6 +62,8 @@ async function serve(requests: TimedRequests): Promise<Answer> {
       const started = performance.now();
       await get(requests.base, path, requests.headers);
       ms.push(performance.now() - started);
+      if (requests.pauseMs !== undefined)
+        await new Promise((resolve) => setTimeout(resolve, requests.pauseMs));
     }
     return { ms };
   } catch (error) {

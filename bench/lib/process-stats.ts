@@ -71,6 +71,37 @@ export function processTreeCpuSeconds(pid: number): number {
   return ticks / clockTicks();
 }
 
+/** The process and its live children (PostgreSQL's backends): pids, the parent first. */
+function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (Number(statFields(Number(entry))[1]) === pid) tree.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return tree;
+}
+
+/**
+ * The memory of a server that forks a process per connection (PostgreSQL): the proportional set
+ * size (Pss) of the parent and its children added, so the shared buffers every backend maps count
+ * once, not once per backend as their RSS would.
+ */
+export function processTreePssBytes(pid: number): number {
+  let kb = 0;
+  for (const member of processTree(pid)) {
+    try {
+      kb += Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${member}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // Exited while we read: its memory is freed.
+    }
+  }
+  return kb * 1024;
+}
+
 /** The first process whose arguments `match`. */
 export function findProcess(match: (args: readonly string[]) => boolean): number | undefined {
   for (const entry of readdirSync('/proc')) {
@@ -103,10 +134,14 @@ export function socketCount(pid: number): number {
  * and every backend); 0 without a server (PGlite runs inside cloudctl's process: its CPU is cloudctl's).
  */
 export function postgresCpuSeconds(databaseUrl: string | undefined): () => number {
-  const port = databaseUrl === undefined ? undefined : new URL(databaseUrl).port;
-  const postmaster =
-    port === undefined
-      ? undefined
-      : findProcess((args) => args[0]?.endsWith('/postgres') === true && args.includes(port));
+  const postmaster = postgresPid(databaseUrl);
   return () => (postmaster === undefined ? 0 : processTreeCpuSeconds(postmaster));
+}
+
+/** The pid of the PostgreSQL server (its postmaster) listening on `databaseUrl`'s port. */
+export function postgresPid(databaseUrl: string | undefined): number | undefined {
+  const port = databaseUrl === undefined ? undefined : new URL(databaseUrl).port;
+  return port === undefined
+    ? undefined
+    : findProcess((args) => args[0]?.endsWith('/postgres') === true && args.includes(port));
 }
