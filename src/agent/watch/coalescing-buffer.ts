@@ -35,13 +35,33 @@ export class CoalescingBuffer {
     return this.#bytes;
   }
 
+  /** Full by count, or by bytes while it holds any. */
+  get #full(): boolean {
+    return this.#size >= this.#capacity || (this.#size > 0 && this.#bytes >= this.#maxBytes);
+  }
+
   /** Adds an item, waiting while the buffer is full (by count, or by bytes while it holds any). */
   async put(item: CacheItem, signal?: AbortSignal): Promise<void> {
-    while (this.#size >= this.#capacity || (this.#size > 0 && this.#bytes >= this.#maxBytes)) {
+    while (this.#full) {
       signal?.throwIfAborted();
       await untilWokenOrAborted((wake) => this.#spaceWaiters.push(wake), signal);
     }
     signal?.throwIfAborted();
+    this.#add(item);
+  }
+
+  /**
+   * Adds an item at once if there is room, and says whether it did; when it did not, `put` waits.
+   * A sync puts tens of thousands of objects into a buffer that is seldom full: each `await put`
+   * cost a promise and a turn of the microtask queue.
+   */
+  tryPut(item: CacheItem): boolean {
+    if (this.#full) return false;
+    this.#add(item);
+    return true;
+  }
+
+  #add(item: CacheItem): void {
     if (item.type === 'event') {
       const last = this.#segments.at(-1);
       const segment =

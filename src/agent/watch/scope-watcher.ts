@@ -290,8 +290,9 @@ export class ScopeWatcher {
           await buffer.put({ type: 'snapshotEnd', scope, snapshotId, resourceVersion }, signal);
           return { resourceVersion, watch, objects };
         }
-        await begin();
-        await buffer.put(this.#event(event.type, event.bytes, snapshotId), signal);
+        if (!begun) await begin();
+        const item = this.#event(event.type, event.bytes, snapshotId);
+        if (signal.aborted || !buffer.tryPut(item)) await buffer.put(item, signal);
         objects++;
       }
     } catch (error) {
@@ -373,7 +374,7 @@ export class ScopeWatcher {
       const item = this.#event(event.type, event.bytes, '');
       const rv = item.type === 'event' ? item.resourceVersion : '';
       if (rv !== '') this.#resourceVersion = rv;
-      await buffer.put(item, signal);
+      if (signal.aborted || !buffer.tryPut(item)) await buffer.put(item, signal);
       if (rv !== '') this.#buffered = rv;
       this.#o.registry.event(account, kind, namespace, rv);
       count++;

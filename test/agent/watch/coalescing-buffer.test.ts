@@ -38,6 +38,20 @@ describe('coalescing buffer', () => {
     expect(buffer.takeNow(10).map(label)).toEqual(['b@2', 'a@3', 'bookmark', 'a@4']);
   });
 
+  it('tryPut adds at once while there is room, coalescing as put does, and refuses when full', () => {
+    const byCount = new CoalescingBuffer(2);
+    expect(byCount.tryPut(event('a', '1'))).toBe(true);
+    expect(byCount.tryPut(event('a', '2'))).toBe(true);
+    expect(byCount.tryPut(event('b', '1'))).toBe(true);
+    expect(byCount.tryPut(event('c', '1'))).toBe(false);
+    expect(byCount.takeNow(10).map(label)).toEqual(['a@2', 'b@1']);
+    // By bytes: the first item always fits; past the bound nothing more goes in.
+    const byBytes = new CoalescingBuffer(10, 100);
+    expect(byBytes.tryPut(sized('big', 150))).toBe(true);
+    expect(byBytes.tryPut(sized('small', 1))).toBe(false);
+    expect(byBytes.size).toBe(1);
+  });
+
   it('makes producers wait while full and wakes them as items are taken', async () => {
     const buffer = new CoalescingBuffer(2);
     await buffer.put(event('a', '1'));
