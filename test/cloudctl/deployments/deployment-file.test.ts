@@ -373,8 +373,8 @@ strategies:
     expect(problems).toEqual([
       `${file}:5:5: error: manifests[0]: a manifest has 'path' or 'inline', not both`,
       `${file}:9:5: error: strategies.both: a strategy has exactly one of 'canary', 'blueGreen', found 'canary' and 'blueGreen'`,
-      `${file}:11:11: error: strategies.both.canary.steps[0]: a canary step has exactly one of 'setWeight', 'pause', 'runWebhook', 'analysis', found 'setWeight' and 'pause'`,
-      `${file}:13:11: error: strategies.both.canary.steps[1]: a canary step needs one of 'setWeight', 'pause', 'runWebhook', 'analysis', found none`,
+      `${file}:11:11: error: strategies.both.canary.steps[0]: a canary step has exactly one of 'setWeight', 'pause', 'runWebhook', 'analysis', 'exposeServices', found 'setWeight' and 'pause'`,
+      `${file}:13:11: error: strategies.both.canary.steps[1]: a canary step needs one of 'setWeight', 'pause', 'runWebhook', 'analysis', 'exposeServices', found none`,
       `${file}:17:23: error: strategies.both.blueGreen.previewService: previewService must differ from activeService ('web')`,
     ]);
   });
