@@ -177,6 +177,8 @@ async function atThePause(id: string) {
     live: version(previous.name),
     replicaSet: workload.replicaSet,
     old: previous.name,
+    /** What the setWeight step said it did, as the deployment's page and log show it. */
+    said: paused.targets[0]?.steps.find((s) => s.kind === 'setWeight')?.message,
   };
 }
 
@@ -375,7 +377,10 @@ describe('a canary steered through trafficManagement', () => {
     expect((await until(first, 'the first version', (v) => v.status !== 'RUNNING')).status).toBe('SUCCEEDED');
 
     const id = await submit('potato:2');
-    const { next, live, replicaSet, old } = await atThePause(id);
+    const { next, live, replicaSet, old, said } = await atThePause(id);
+    expect(said).toBe(
+      `${replicaSet} at 1 of 2, TrafficSplit potato: potato-stable 50%, potato-canary 50%, VirtualService potato-vs: stable 50%, canary 50%`,
+    );
 
     // SMI: the split on the root, half to each side; each side's Service sends to its version's pods only.
     expect(await backends()).toEqual({ 'potato-stable': 50, 'potato-canary': 50 });
