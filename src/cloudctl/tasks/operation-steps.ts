@@ -77,10 +77,15 @@ export async function operationToSteps(
   // no answer tells a user without it what the account holds. An account that does not exist holds
   // nothing; the check after says so.
   const named = isRecord(parsed.data) ? (parsed.data.account ?? parsed.data.credentials) : undefined;
+  // The accounts whose access is checked already: the steps' accounts are checked after only if new.
+  const checked = new Set<string>();
   if (typeof named === 'string') {
-    await deps.guard.require(user, named, access).catch((error: unknown) => {
-      if (!(error instanceof HttpError && error.code === 'NOT_FOUND')) throw error;
-    });
+    await deps.guard.require(user, named, access).then(
+      () => checked.add(named),
+      (error: unknown) => {
+        if (!(error instanceof HttpError && error.code === 'NOT_FOUND')) throw error;
+      },
+    );
   }
   let agentSteps: Awaited<ReturnType<typeof converter.toAgent>>;
   try {
@@ -89,8 +94,9 @@ export async function operationToSteps(
     if (error instanceof PayloadError) throw invalidRequest(`${where}.${error.path}`, error.message);
     throw error;
   }
-  for (const account of new Set(agentSteps.map((s) => s.account)))
-    await requireAccess(user, account, access, where, deps);
+  for (const account of new Set(agentSteps.map((s) => s.account))) {
+    if (!checked.has(account)) await requireAccess(user, account, access, where, deps);
+  }
   const description = converter.describe(parsed.data);
   return agentSteps.map(({ description: stepDescription, details, ...call }) => ({
     ...call,
