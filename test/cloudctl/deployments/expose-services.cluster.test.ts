@@ -4,9 +4,9 @@
 // API server's proxy refuses loopback endpoints, and kwok pods run nothing); the address is a pod's
 // (its status written as a kubelet would), since the proxy dials only endpoints that are a pod's IP.
 // A request to the preview URL reaches that server, path, query and body as sent, without cloudctl's
-// credentials, and its answer comes back; once the TTL passes the URL answers 410, a revoked one 410,
-// an unknown one 404; the record and the deployment's page list the URL; a step naming a Service that
-// does not exist fails naming it.
+// credentials, and its answer comes back, also after cloudctl restarts; once the TTL passes the URL
+// answers 410, a revoked one 410, an unknown one 404; the record and the deployment's page list the
+// URL; a step naming a Service that does not exist fails naming it.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,7 +41,7 @@ let server: Server;
 const received: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: string }> =
   [];
 
-function deploymentFile(image: string, services: string[]): string {
+function deploymentFile(image: string, services: string[], ttlSeconds: number): string {
   return `version: v1
 kind: kubernetes
 application: potato
@@ -57,7 +57,7 @@ strategies:
         - setWeight: {weight: 50}
         - exposeServices:
             services: [${services.join(', ')}]
-            ttl: {duration: ${TTL_SECONDS}, unit: seconds}
+            ttl: {duration: ${ttlSeconds}, unit: seconds}
 manifests:
   - inline: |
 ${potatoManifests(image).replace(/^(?=.)/gm, '      ')}`;
@@ -96,9 +96,9 @@ async function finished(id: string): Promise<View> {
   }
 }
 
-async function submit(image: string, services: string[]): Promise<string> {
+async function submit(image: string, services: string[], ttlSeconds = TTL_SECONDS): Promise<string> {
   const answer = await ops.post('/deployments', {
-    file: deploymentFile(image, services),
+    file: deploymentFile(image, services, ttlSeconds),
     fileName: 'potato.yaml',
   });
   expect(answer.status, JSON.stringify(answer.body)).toBe(202);
@@ -284,12 +284,23 @@ describe('exposeServices: preview URLs through the agent', () => {
     expect(z.array(previewSchema).parse(listed.body)[0]?.state).toBe('EXPIRED');
   }, 180_000);
 
-  it('revokes a URL for a user with WRITE (410 from then on), not for a reader; an unknown URL is 404', async () => {
-    const id = await submit('potato:3', [SERVICE]);
+  it('keeps a URL across a restart of cloudctl; revokes it for a user with WRITE (410 from then on), not for a reader; an unknown URL is 404', async () => {
+    // Long enough to outlast a restart of cloudctl on a loaded machine.
+    const id = await submit('potato:3', [SERVICE], 600);
     const done = await finished(id);
     const [preview] = done.previews ?? [];
     if (preview === undefined) throw new Error(`no preview on the record: ${JSON.stringify(done)}`);
     expect((await fetch(preview.url)).status).toBe(200);
+    // Stored, not held: after a restart of cloudctl the same URL answers again, once the agent is back.
+    await system.restartCloudctl();
+    const deadline = Date.now() + 60_000;
+    let again = await fetch(preview.url);
+    while (again.status === 503 && Date.now() < deadline) {
+      await sleep(250);
+      again = await fetch(preview.url);
+    }
+    expect(again.status).toBe(200);
+    expect(await again.text()).toBe('backend saw GET / with 0 bytes');
 
     expect((await viewer.delete(`/deployments/${id}/previews/${preview.id}`)).status).toBe(403);
     const revoked = await ops.delete(`/deployments/${id}/previews/${preview.id}`);
