@@ -396,7 +396,7 @@ function targetTable(
         `after the load ${mb(f.heapAfterLoad.cloudctl)} MiB in use (${per100k(f.heapAfterLoad.cloudctl)}); ` +
           (Number.isNaN(f.liveHeapAtSync)
             ? 'live heap: run with --profile'
-            : `live at sync ${mb(f.liveHeapAtSync)} MiB (${per100k(f.liveHeapAtSync)})`),
+            : `at sync, live and allocated since its start (sampled) ${mb(f.liveHeapAtSync)} MiB (${per100k(f.liveHeapAtSync)})`),
         'compare runs of different sizes',
       ],
       [
@@ -601,9 +601,12 @@ try {
           .slice(0, 8)
           .map((g) => `${g.site} ${mb(g.bytes)}`)
           .join('; ');
+      // Read right after the collection the samples needed: the heap without its garbage.
+      const collected = await cloudctl.metricSum('nodejs_heap_size_used_bytes');
       log(
-        `cloudctl's live heap at ${moment}, allocated since its start (sampled): ${mb(summary.sampledBytes)} MiB; ` +
-          `by our frame: ${list(summary.byOwnFrame)}; by site: ${list(summary.bySite)}`,
+        `cloudctl's heap at ${moment}: ${mb(collected)} MiB used after a full collection; of it allocated since ` +
+          `its start and live (sampled) ${mb(summary.sampledBytes)} MiB; by our frame: ${list(summary.byOwnFrame)}; ` +
+          `by site: ${list(summary.bySite)}`,
       );
       return summary.sampledBytes;
     };
@@ -674,8 +677,9 @@ try {
           ),
         `deploy ${account} ${name}`,
       );
-      // A moment for the agent to stream the Deployment, so a read of the application finds it.
-      if (deployed) setTimeout(() => up.set(account, at + DELETE_AFTER_MS), 1000);
+      // A moment for the agent to stream the Deployment, so a read of the application finds it (a
+      // second was too short on a machine at load 37: a read answered 404).
+      if (deployed) setTimeout(() => up.set(account, at + DELETE_AFTER_MS), 5000);
       await untilOffset(at + DELETE_AFTER_MS);
       up.delete(account);
       await deletes.time(
