@@ -214,6 +214,41 @@ describe.each(backends)('store on $name', (backend) => {
     expect(versions).toEqual([{ scope: podScope('acc-snap'), resourceVersion: '10', updatedAt: at(3) }]);
   });
 
+  it('stores a relist into an empty scope in full, over batches, as new rows', async () => {
+    const scope = podScope('acc-fresh');
+    const batch = (from: number) =>
+      Array.from({ length: 300 }, (_, i) =>
+        pod('acc-fresh', `ns${i % 3}`, `p${from + i}`, String(from + i), 'f1'),
+      );
+    await store.cache.apply([{ type: 'snapshotBegin', scope, snapshotId: 'f1' }, ...batch(0)], at(1));
+    await store.cache.apply([...batch(300), pod('acc-fresh', 'ns0', 'p0', '999', 'f1')], at(2));
+    const outcome = await store.cache.apply(
+      [{ type: 'snapshotEnd', scope, snapshotId: 'f1', resourceVersion: '1000' }],
+      at(3),
+    );
+    expect(outcome.deleted).toBe(0);
+    expect(await store.cache.count('acc-fresh')).toBe(600);
+    const [first] = await store.cache.objects([
+      { account: 'acc-fresh', group: '', kind: 'Pod', namespace: 'ns0', name: 'p0' },
+    ]);
+    expect(first?.resourceVersion).toBe('999');
+  });
+
+  it('stores a relist into an empty scope although an object of it was written meanwhile', async () => {
+    const scope = podScope('acc-raced');
+    await store.cache.apply([{ type: 'snapshotBegin', scope, snapshotId: 'r1' }], at(1));
+    // An on-demand read lands first: the relist's copy of that key must replace it, not fail.
+    const { type: _, snapshotId: __, ...read } = pod('acc-raced', 'ns1', 'b', '5');
+    expect(await store.cache.refresh(read, at(2))).toBe(true);
+    await store.cache.apply(
+      [pod('acc-raced', 'ns1', 'a', '6', 'r1'), pod('acc-raced', 'ns1', 'b', '7', 'r1')],
+      at(3),
+    );
+    await store.cache.apply([{ type: 'snapshotEnd', scope, snapshotId: 'r1', resourceVersion: '8' }], at(4));
+    const stored = await store.cache.resources('acc-raced');
+    expect(stored.map((r) => `${r.name}@${r.resourceVersion}`)).toEqual(['a@6', 'b@7']);
+  });
+
   it('limits a namespaced snapshot to its namespace', async () => {
     await store.cache.apply([pod('acc-ns', 'ns1', 'a', '1'), pod('acc-ns', 'ns2', 'b', '2')], at(1));
     await store.cache.apply(

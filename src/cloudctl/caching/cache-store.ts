@@ -2,6 +2,7 @@
 // version queries, and reads an account's current state. Nothing here knows about gRPC.
 import { type Kysely, type RawBuilder, type Selectable, sql, type Transaction } from 'kysely';
 import { type Drift, driftSchema } from '../../contract/index.ts';
+import { errorCode } from '../../lib/is-record.ts';
 import { copyFromStdin, holdWatchSequence, WatchSignal, writeInSequence } from '../store/index.ts';
 import type { CacheTables, ResourcesTable } from './cache-tables.ts';
 
@@ -278,17 +279,44 @@ const keyIs = (key: ObjectKey) =>
 /** Where a run of rows lands first: a table of the session, emptied at each commit. */
 const INCOMING = 'resources_incoming';
 
+/** PostgreSQL's unique_violation: a row with the key is there already. */
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Rows of a relist into a scope that held no rows when it began: COPY them into `resources` itself,
+ * under a savepoint, and say whether that worked. Most are new (a first sync), and this writes each
+ * row once, where the upsert writes it into the temporary table, then again. A key already there
+ * (an on-demand read, or another agent's relist, meanwhile) fails the COPY with a unique violation:
+ * the savepoint is rolled back, and the caller upserts instead. The watch sequence's column takes
+ * its default (the next number); rows with a drift are not taken (their drift needs a number too).
+ */
+async function copyNew(tx: Tx, all: readonly string[], rows: ReadonlyArray<readonly IndexValue[]>) {
+  await sql`savepoint fresh_rows`.execute(tx);
+  try {
+    await tx.executeQuery(copyFromStdin('resources', all, rows));
+  } catch (error) {
+    if (errorCode(error) !== UNIQUE_VIOLATION) throw error;
+    await sql`rollback to savepoint fresh_rows`.execute(tx);
+    return false;
+  }
+  await sql`release savepoint fresh_rows`.execute(tx);
+  return true;
+}
+
 /**
  * Writes the upserts as if one after another. One statement may not touch a row twice, so a key
  * seen more than once keeps only its last state, which is what applying them in order leaves. The
  * rows go by COPY into a temporary table and from there into `resources` in one statement: COPY's
- * text needs little escaping and no parse of array literals (store/copy-from-stdin.ts).
+ * text needs little escaping and no parse of array literals (store/copy-from-stdin.ts). With `fresh`
+ * (every upsert belongs to a relist of a scope that was empty, none with a drift), they are first
+ * COPYed into `resources` directly (`copyNew`).
  */
 async function upsertAll(
   tx: Tx,
   upserts: readonly Upsert[],
   now: Date,
   indexer: CacheIndexer | undefined,
+  fresh: boolean,
 ): Promise<void> {
   if (upserts.length === 0) return;
   const latest = new Map<string, Upsert>();
@@ -308,6 +336,7 @@ async function upsertAll(
     return values;
   });
   const all = [...columns.map((c) => c.name), 'updated_at'];
+  if (fresh && (await copyNew(tx, all, rows))) return;
   await sql`create temp table if not exists ${sql.table(INCOMING)} (like resources) on commit delete rows`.execute(
     tx,
   );
@@ -343,10 +372,20 @@ function storedDrift(text: string): Drift | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** At most this many relists are remembered as into empty scopes; past it all are forgotten. */
+const FRESH_SNAPSHOTS_MAX = 10_000;
+
 export class CacheStore {
   readonly #db: Kysely<CacheTables>;
   readonly #indexer: CacheIndexer | undefined;
   readonly #signal: WatchSignal;
+  /**
+   * Relists begun, in this process, into a scope that held no rows: their objects are COPYed as new
+   * (`copyNew`). Only a hint: a wrong one costs a rolled-back COPY, and a replica that did not see
+   * the begin upserts as always. Ended relists are dropped, and abandoned ones when it grows past
+   * FRESH_SNAPSHOTS_MAX.
+   */
+  readonly #fresh = new Set<string>();
 
   constructor(db: Kysely<CacheTables>, indexer?: CacheIndexer, signal = new WatchSignal()) {
     this.#db = db;
@@ -373,7 +412,10 @@ export class CacheStore {
       // initial sync of 50k objects spend most of its time in the database round trips.
       const pending: Upsert[] = [];
       const flush = async () => {
-        await upsertAll(tx, pending, now, this.#indexer);
+        const fresh = pending.every(
+          (u) => u.snapshotId !== null && this.#fresh.has(u.snapshotId) && (u.drift ?? null) === null,
+        );
+        await upsertAll(tx, pending, now, this.#indexer, fresh);
         outcome.upserted += pending.length;
         pending.length = 0;
       };
@@ -397,9 +439,14 @@ export class CacheStore {
                   .doUpdateSet({ snapshot_id: change.snapshotId, started_at: now }),
               )
               .execute();
+            if (await this.#isEmpty(tx, change.scope)) {
+              if (this.#fresh.size >= FRESH_SNAPSHOTS_MAX) this.#fresh.clear();
+              this.#fresh.add(change.snapshotId);
+            }
             break;
           case 'snapshotEnd': {
             const { scope } = change;
+            this.#fresh.delete(change.snapshotId);
             const open = await tx
               .deleteFrom('open_snapshots')
               .where('account', '=', scope.account)
@@ -428,6 +475,18 @@ export class CacheStore {
       await flush();
       return outcome;
     });
+  }
+
+  /** Whether the scope holds no rows (namespace '': in no namespace, nor cluster-scoped). */
+  async #isEmpty(tx: Tx, scope: WatchScope): Promise<boolean> {
+    let query = tx
+      .selectFrom('resources')
+      .select(sql<number>`1`.as('one'))
+      .where('account', '=', scope.account)
+      .where('api_group', '=', scope.group)
+      .where('kind', '=', scope.kind);
+    if (scope.namespace !== '') query = query.where('namespace', '=', scope.namespace);
+    return (await query.limit(1).executeTakeFirst()) === undefined;
   }
 
   /**
