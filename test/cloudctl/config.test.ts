@@ -184,6 +184,7 @@ describe('cloudctl config print', () => {
       database: { dataDir: join(dir, 'data/cloudctl') },
       operations: { waitTimeoutMs: 60_000 },
       plans: { expireAfterSeconds: 3600 },
+      analysis: { providers: [] },
       secrets: {
         store: {
           file: {},

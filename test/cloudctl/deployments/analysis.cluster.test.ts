@@ -10,12 +10,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
 import { TestSystem } from '../../support/processes.ts';
 import { type ApiClient, apiClient } from '../http-client.ts';
+import { analysisOf, type DeploymentRecord, replicasOf, untilDeployment } from './deployment-progress.ts';
 import { potatoManifests } from './potato-app.ts';
 
 const NS = 'analysis-e2e';
@@ -71,53 +71,6 @@ manifests:
 ${potatoManifests(image).replace(/^(?=.)/gm, '      ')}`;
 }
 
-const viewSchema = z.object({
-  id: z.string(),
-  status: z.string(),
-  targets: z.array(
-    z.object({
-      status: z.string(),
-      message: z.string().optional(),
-      workloads: z
-        .array(
-          z.object({
-            replicaSet: z.string(),
-            previous: z.array(z.object({ name: z.string() })),
-          }),
-        )
-        .optional(),
-      steps: z.array(
-        z.object({ key: z.string(), kind: z.string(), status: z.string(), message: z.string().optional() }),
-      ),
-    }),
-  ),
-  log: z.array(z.object({ message: z.string() })),
-});
-type View = z.infer<typeof viewSchema>;
-
-async function until(
-  id: string,
-  what: string,
-  done: (v: View) => boolean,
-  timeoutMs = 60_000,
-): Promise<View> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await ops.get(`/deployments/${id}`);
-    const current = answer.status === 200 ? viewSchema.parse(answer.body) : undefined;
-    if (current !== undefined && done(current)) return current;
-    if (Date.now() > deadline)
-      throw new Error(`deployment ${id}: ${what} not reached:\n${JSON.stringify(current, null, 2)}`);
-    await sleep(200);
-  }
-}
-
-function analysisOf(v: View) {
-  const step = v.targets[0]?.steps.find((s) => s.kind === 'analysis');
-  if (step === undefined) throw new Error(`no analysis step in ${JSON.stringify(v.targets[0]?.steps)}`);
-  return step;
-}
-
 async function submit(image: string, strategy?: Parameters<typeof deploymentFile>[1]): Promise<string> {
   const answer = await ops.post('/deployments', {
     file: deploymentFile(image, strategy),
@@ -127,10 +80,9 @@ async function submit(image: string, strategy?: Parameters<typeof deploymentFile
   return answer.body.id as string;
 }
 
-async function replicas(name: string): Promise<number> {
-  const rs = await cluster.request('GET', `/apis/apps/v1/namespaces/${NS}/replicasets/${name}`);
-  return z.object({ spec: z.object({ replicas: z.int() }) }).parse(rs.json).spec.replicas;
-}
+const replicas = (name: string) => replicasOf(cluster, NS, name);
+const until = (id: string, what: string, done: (v: DeploymentRecord) => boolean) =>
+  untilDeployment(ops, id, what, done);
 
 const podListSchema = z.object({
   items: z.array(

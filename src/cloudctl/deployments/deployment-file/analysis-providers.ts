@@ -50,6 +50,8 @@ interface DeclaredQuery {
   name: string;
   template: string | undefined;
   provider: string | undefined;
+  /** A PromQL query has no default limit: without one it could never fail. */
+  limited: boolean;
 }
 
 function declaredQueries(section: Record<string, unknown>): DeclaredQuery[] {
@@ -62,6 +64,7 @@ function declaredQueries(section: Record<string, unknown>): DeclaredQuery[] {
             name: q.name,
             template: typeof q.queryTemplate === 'string' ? q.queryTemplate : undefined,
             provider: typeof q.metricProviderName === 'string' ? q.metricProviderName : undefined,
+            limited: q.upperLimit !== undefined || q.lowerLimit !== undefined,
           },
         ]
       : [],
@@ -89,8 +92,14 @@ export function analysisProviderChecks(
     const path: KeyPath = ['analysis', 'queries', q.index];
     named(q.provider, [...path, 'metricProviderName']);
     const provider = q.provider ?? defaultName;
-    const problem = q.template && templateProblem(q.template, kindOf(provider, providers), provider);
-    if (problem) at([...path, 'queryTemplate'], problem);
+    const kind = kindOf(provider, providers);
+    const problem = q.template === undefined ? undefined : templateProblem(q.template, kind, provider);
+    if (problem !== undefined) at([...path, 'queryTemplate'], problem);
+    if (kind === 'prometheus' && !q.limited)
+      at(
+        path,
+        `query '${q.name}' of '${provider}' needs upperLimit or lowerLimit: without one it cannot fail`,
+      );
   }
   for (const { path, step } of analysisSteps(raw)) {
     named(step.metricProviderName, [...path, 'metricProviderName']);
@@ -109,7 +118,7 @@ export function analysisProviderChecks(
         kind !== kindOf(defaultName, providers)
       ) {
         const problem = templateProblem(query.template, kind, provider);
-        if (problem)
+        if (problem !== undefined)
           at([...path, 'queries', index], `query '${query.name}' runs on '${provider}' here: ${problem}`);
       }
       if (kind !== 'prometheus') return;
