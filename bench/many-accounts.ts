@@ -493,9 +493,11 @@ try {
         'serverSideApply:',
         '  enabled: always',
         // A connection the API server closes under the start's load is retried, not left to fail
-        // the account's discovery (retryAnyError: false retries only timeouts).
+        // the account's discovery (retryAnyError: false retries only timeouts); ten times, since
+        // with three (the default) an account's watches failed for good at load 37 on two cores.
         'retries:',
         '  retryAnyError: true',
+        '  maxRetries: 10',
       ],
       startLimitMs: 5 * 60_000,
     });
