@@ -1,9 +1,15 @@
 // The Prometheus provider against a real Prometheus (built from its Go module) scraping an exporter
 // this test serves: a range query over an interval is reduced to the mean of its samples and held to
 // the query's limits, in the words a deployment's log shows; a PromQL error, a query that selects
-// nothing and a server that does not answer in time each fail the judgment saying why.
+// nothing and a server that does not answer in time each fail the judgment saying why. The bearer
+// token is checked by an authenticating proxy in front of Prometheus, as Prometheus is often served.
 
 import { mkdtemp, rm } from 'node:fs/promises';
+import {
+  createServer as createHttpServer,
+  type Server as HttpServer,
+  request as httpRequest,
+} from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +24,8 @@ let dir: string;
 let exporter: MetricExporter;
 let prometheus: PrometheusServer;
 let silent: Server;
+let guarded: HttpServer;
+const TOKEN = 'prom-bearer-2b7e';
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'prometheus-provider-'));
@@ -32,17 +40,45 @@ beforeAll(async () => {
   // Accepts connections and never answers: what a hung server looks like to a client.
   silent = createServer(() => {});
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  // Lets through only requests with the token, to the real Prometheus.
+  guarded = createHttpServer((request, response) => {
+    if (request.headers.authorization !== `Bearer ${TOKEN}`) {
+      response.writeHead(401, { 'content-type': 'text/plain' }).end('unauthorized');
+      return;
+    }
+    const upstream = httpRequest(
+      `${prometheus.url}${request.url}`,
+      { method: request.method, headers: { 'content-type': request.headers['content-type'] ?? '' } },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    request.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => guarded.listen(0, '127.0.0.1', resolve));
 }, 180_000);
 
 afterAll(async () => {
   await prometheus?.stop();
   await exporter?.close();
   silent?.close();
+  guarded?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
-function provider(baseUrl: string, timeoutSeconds = 10) {
-  return prometheusClient({ name: 'prom', type: 'prometheus', baseUrl, timeoutSeconds });
+function portOf(server: Server | HttpServer): number {
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+async function rangeOf(client: ReturnType<typeof prometheusClient>, query: string) {
+  const end = new Date();
+  return client.queryRange(
+    { query, start: new Date(end.getTime() - 3_000), end, stepSeconds: 1 },
+    new AbortController().signal,
+  );
 }
 
 async function verdict(
@@ -50,12 +86,13 @@ async function verdict(
   limits: { upperLimit?: number; lowerLimit?: number },
   baseUrl?: string,
 ) {
-  const end = new Date();
-  const client = provider(baseUrl ?? prometheus.url, baseUrl === undefined ? 10 : 1);
-  const answer = await client.queryRange(
-    { query, start: new Date(end.getTime() - 3_000), end, stepSeconds: 1 },
-    new AbortController().signal,
-  );
+  const client = prometheusClient({
+    name: 'prom',
+    type: 'prometheus',
+    baseUrl: baseUrl ?? prometheus.url,
+    timeoutSeconds: baseUrl === undefined ? 10 : 1,
+  });
+  const answer = await rangeOf(client, query);
   return judgeAnswer({ name: 'errorRate', ...limits }, 'prom', query, answer);
 }
 
@@ -101,9 +138,27 @@ describe('the Prometheus provider', () => {
   });
 
   it('fails a server that does not answer in time', async () => {
-    const address = silent.address();
-    if (address === null || typeof address === 'string') throw new Error('no port');
-    const result = await verdict('up', { upperLimit: 1 }, `http://127.0.0.1:${address.port}`);
+    const result = await verdict('up', { upperLimit: 1 }, `http://127.0.0.1:${portOf(silent)}`);
     expect(result).toEqual({ passed: false, words: 'errorRate: no value (prom: up: no answer within 1 s)' });
+  });
+
+  it('sends its bearer token, and fails a refusal saying the status', async () => {
+    const base = `http://127.0.0.1:${portOf(guarded)}`;
+    const query = 'potato_error_ratio{replicaset="potato-good"}';
+    const withToken = prometheusClient({
+      name: 'prom',
+      type: 'prometheus',
+      baseUrl: base,
+      timeoutSeconds: 10,
+      bearerToken: TOKEN,
+    });
+    expect(
+      judgeAnswer({ name: 'errorRate', upperLimit: 0.05 }, 'prom', query, await rangeOf(withToken, query)),
+    ).toMatchObject({ passed: true, value: 0.01 });
+    const without = prometheusClient({ name: 'prom', type: 'prometheus', baseUrl: base, timeoutSeconds: 10 });
+    expect(await rangeOf(without, query)).toEqual({
+      ok: false,
+      reason: 'answered 401: unauthorized',
+    });
   });
 });

@@ -12,6 +12,9 @@ import type { PrometheusProvider } from '../../../config/index.ts';
 /** A bigger answer is a query that selects far more series than a verdict needs. */
 export const PROMETHEUS_ANSWER_LIMIT_BYTES = 4 * 1024 * 1024;
 
+/** How much of a refusal that is not the API's JSON a verdict quotes. */
+const ERROR_TEXT_SHOWN = 200;
+
 export interface RangeQuery {
   query: string;
   start: Date;
@@ -75,6 +78,10 @@ function readAnswer(status: number, text: string): PrometheusAnswer {
   try {
     json = JSON.parse(text);
   } catch {
+    // A proxy's or load balancer's refusal is text: its first words say more than its absence of JSON.
+    const said = text.trim().slice(0, ERROR_TEXT_SHOWN);
+    if (status < 200 || status > 299)
+      return { ok: false, reason: `answered ${status}${said === '' ? '' : `: ${said}`}` };
     return { ok: false, reason: `answered ${status} with a body that is not JSON` };
   }
   const parsed = answerSchema.safeParse(json);
