@@ -124,6 +124,18 @@ describe('a deployment file with trafficManagement', () => {
     ]);
   });
 
+  it('refuses a root Service whose name leaves no room for the Services named after it', async () => {
+    const root = 'r'.repeat(57);
+    const problems = await dir.problems(
+      'long-root.yaml',
+      `${TARGETS}trafficManagement:\n  - targets: [prod]\n    smi:\n      - rootServiceName: ${root}\n`,
+    );
+    // (TARGETS' blue/green strategy, named no Service here, is reported beside it.)
+    expect(problems).toContain(
+      `${dir.root}/long-root.yaml:20:26: error: trafficManagement[0].smi[0].rootServiceName: at most 56 characters: cloudctl names Services <root>-stable and <root>-canary after it, and a Service name has 63 at most, found the string '${root}'`,
+    );
+  });
+
   it('asks a blue/green strategy without Services for them, here or in a kubernetes entry', async () => {
     const problems = await dir.problems('no-active.yaml', TARGETS);
     expect(problems).toEqual([

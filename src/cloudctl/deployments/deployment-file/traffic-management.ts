@@ -18,7 +18,10 @@ const objectName = z
 
 export const smiEntrySchema = z.strictObject({
   /** The Service clients call: the TrafficSplit's `spec.service`. */
-  rootServiceName: serviceName,
+  rootServiceName: serviceName.refine(
+    (name) => name.length <= 56,
+    'at most 56 characters: cloudctl names Services <root>-stable and <root>-canary after it, and a Service name has 63 at most',
+  ),
   /** Absent: `<root>-canary`, made by cloudctl. */
   canaryServiceName: serviceName.optional(),
   /** Absent: `<root>`. */

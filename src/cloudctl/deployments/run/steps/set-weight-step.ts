@@ -1,13 +1,13 @@
 // setWeight (and promote, at 100): the new version scaled to its share of the desired replicas and
 // waited ready, the previous version scaled down by as much, older ones to 0. A version that does
 // not get ready in time rolls the target back. Its writes are known before it runs (the workloads
-// are stored at deploy), so a gate before it can plan them exactly.
+// are stored at deploy; a mesh's objects are read when planned), so a gate before it can plan them
+// exactly, and the step sends only what was planned.
 // With a mesh (trafficManagement smi or istio) the weight is the mesh's: the new version still runs
 // its share of the replicas (so each pod carries about the load it would at full size), but the
 // previous version stays at its full size until the promotion, so the stable side can take all the
 // traffic back at once; the traffic writes follow the new pods getting ready. At promote the stable
 // side is pointed at the new version (running in full) before the previous one is scaled to 0.
-
 import { meshManaged, trafficOf } from '../../deployment-file/traffic-management.ts';
 import type { WriteCall } from '../deployment-planner.ts';
 import type { Workload } from '../deployment-progress.ts';
