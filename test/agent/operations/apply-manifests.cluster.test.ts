@@ -328,20 +328,26 @@ describe('a deploy writes in phases, each phase at once', () => {
   });
 
   it('admits a Pod listed before its ServiceAccount and its new Namespace, in one deploy', async () => {
+    // The API server refuses a Pod whose ServiceAccount does not exist yet: the account's write ends
+    // before the Pod's starts.
     const namespace = `phases-${Date.now().toString(36)}`;
-    const applied = await apply(await target(SSA), [
+    const { recorder, t } = await recording();
+    const applied = await apply(t, [
       {
         apiVersion: 'v1',
         kind: 'Pod',
-        metadata: { name: 'runner', namespace },
+        metadata: { name: 'runner-pod', namespace },
         spec: { serviceAccountName: 'runner', containers: [{ name: 'c', image: 'registry.example/c:1' }] },
       },
-      service('runner', namespace),
+      service('runner-svc', namespace),
       { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'runner', namespace } },
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
     ]);
     expect(applied.map((a) => a.kind)).toEqual(['Namespace', 'Pod', 'Service', 'ServiceAccount']);
-    expect(await get(`/api/v1/namespaces/${namespace}/pods/runner`)).toHaveProperty(
+    const at = (entry: string) => recorder.log.indexOf(entry);
+    expect(at(`end ${namespace}`)).toBeLessThan(at('start runner'));
+    expect(at('end runner')).toBeLessThan(at('start runner-pod'));
+    expect(await get(`/api/v1/namespaces/${namespace}/pods/runner-pod`)).toHaveProperty(
       'spec.serviceAccountName',
       'runner',
     );
