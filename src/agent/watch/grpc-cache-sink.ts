@@ -29,11 +29,8 @@ export class NotConnectedError extends CodedError<'NOT_CONNECTED'> {
   }
 }
 
-const PUBLISH = '/orchagent.v1.Caching/Publish';
-
-/** The acknowledgements, read with the contract's own deserializer. */
-const readAck = (bytes: Buffer): CacheAck__Output =>
-  loadContract().proto.orchagent.v1.Caching.service.Publish.responseDeserialize(bytes);
+/** Publish as the contract defines it: its path, and the acknowledgements' deserializer. */
+const publishMethod = () => loadContract().proto.orchagent.v1.Caching.service.Publish;
 
 export class GrpcCacheSink implements CacheSink {
   readonly #connection: CachingConnection;
@@ -65,10 +62,11 @@ export class GrpcCacheSink implements CacheSink {
     if (client === undefined) throw new NotConnectedError();
     if (this.#stream !== undefined && this.#client === client) return this.#stream;
     this.#stream?.cancel();
+    const { path, responseDeserialize } = publishMethod();
     const stream = client.makeBidiStreamRequest(
-      PUBLISH,
+      path,
       encodeCacheBatch,
-      readAck,
+      responseDeserialize,
       await this.#connection.callMetadata(),
     );
     stream.on('data', (ack: CacheAck__Output) => {
