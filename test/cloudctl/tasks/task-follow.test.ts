@@ -60,6 +60,10 @@ describe('GET /task/{id}?waitMs=', () => {
     const started = await scale('follow-wait');
     expect(started.status).toBe(200);
     await operationAt(agent, 0);
+    // The step's progress is saved while the agent works: once it is in, the next change is the end.
+    await expect
+      .poll(async () => (await ops.get(`/task/${started.body.id}`)).body.history.length)
+      .toBeGreaterThan(1);
     const waiting = ops.get(`/task/${started.body.id}?waitMs=10000`);
     // The GET is in before the result: without the wait it would answer the task as running.
     await sleep(300);
