@@ -19,6 +19,8 @@ export interface TimedRequests {
   samples: readonly string[];
   /** A pause after each sample (default none): reads at a rate, beside a load, rather than a flood. */
   pauseMs?: number;
+  /** A 404 leaves its sample out of the answer instead of failing the requests (default false). */
+  skipNotFound?: boolean;
 }
 
 type Answer = { ms: number[] } | { error: string };
@@ -48,10 +50,18 @@ export function startHttpTimer(): HttpTimer {
   };
 }
 
-async function get(base: string, path: string, headers: Record<string, string>): Promise<void> {
+/** GETs `path`; false for a 404 when `skipNotFound`, and throws for any other status but 200. */
+async function get(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+  skipNotFound = false,
+): Promise<boolean> {
   const response = await fetch(`${base}${path}`, { headers });
   const body = await response.text();
+  if (response.status === 404 && skipNotFound) return false;
   if (response.status !== 200) throw new Error(`GET ${path}: HTTP ${response.status}: ${body.slice(0, 300)}`);
+  return true;
 }
 
 async function serve(requests: TimedRequests): Promise<Answer> {
@@ -60,8 +70,8 @@ async function serve(requests: TimedRequests): Promise<Answer> {
     const ms: number[] = [];
     for (const path of requests.samples) {
       const started = performance.now();
-      await get(requests.base, path, requests.headers);
-      ms.push(performance.now() - started);
+      if (await get(requests.base, path, requests.headers, requests.skipNotFound))
+        ms.push(performance.now() - started);
       if (requests.pauseMs !== undefined)
         await new Promise((resolve) => setTimeout(resolve, requests.pauseMs));
     }

@@ -15,7 +15,9 @@ export interface ReadLoadOptions {
 
 export interface ReadLoadResult {
   ms: number[];
-  /** Batches a failed read cut short (any status but 200); their reads are not counted. */
+  /** Reads answered 404 (what the path names is not stored yet, or no longer): not timed. */
+  notFound: number;
+  /** Batches a failed read cut short (any status but 200 and 404); their reads are not counted. */
   failedBatches: number;
   firstError: string | undefined;
 }
@@ -27,7 +29,7 @@ export interface ReadLoad {
 
 export function startReadLoad(options: ReadLoadOptions): ReadLoad {
   const timer = startHttpTimer();
-  const result: ReadLoadResult = { ms: [], failedBatches: 0, firstError: undefined };
+  const result: ReadLoadResult = { ms: [], notFound: 0, failedBatches: 0, firstError: undefined };
   let running = true;
   const loop = (async () => {
     while (running) {
@@ -37,15 +39,16 @@ export function startReadLoad(options: ReadLoadOptions): ReadLoad {
         continue;
       }
       try {
-        result.ms.push(
-          ...(await timer.time({
-            base: options.base,
-            headers: options.headers,
-            warmUp: [],
-            samples,
-            pauseMs: 1000 / options.ratePerSecond,
-          })),
-        );
+        const ms = await timer.time({
+          base: options.base,
+          headers: options.headers,
+          warmUp: [],
+          samples,
+          pauseMs: 1000 / options.ratePerSecond,
+          skipNotFound: true,
+        });
+        result.ms.push(...ms);
+        result.notFound += samples.length - ms.length;
       } catch (error) {
         result.failedBatches++;
         result.firstError ??= error instanceof Error ? error.message : String(error);
