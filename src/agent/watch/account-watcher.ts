@@ -1,8 +1,10 @@
 // Watches one account's cluster: one ScopeWatcher per target scope, resumed from the control plane's
 // resume points where it has them, reconciled when CRDs come and go (a CRD event refreshes discovery,
 // then new kinds start and vanished ones stop), plus the synthetic objects of onlyNamespacedResources.
+import { Backoff } from '../../lib/backoff.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import { jsonBytes } from '../../lib/object-scrub.ts';
+import { untilWokenOrAborted } from '../../lib/signalled-wait.ts';
 import { type AccountCluster, isPlatformManaged } from '../accounts/index.ts';
 import { budgetEveryList } from '../config/index.ts';
 import { type CacheItem, type ResumePoint, scopeKey, type WatchScope } from './cache-item.ts';
@@ -21,7 +23,10 @@ export interface AccountWatcherOptions {
   resume: Map<string, ResumePoint>;
   backoff: ScopeWatcherOptions['backoff'];
   observer: WatchObserver;
-  /** Refreshing discovery after CRD changes failed (scopes report their own failures to the observer). */
+  /**
+   * Discovering the account's kinds failed, at its start (tried again after a backoff) or after CRD
+   * changes (scopes report their own failures to the observer).
+   */
   onError?: (scope: WatchScope, error: unknown) => void;
   onForbidden?: (scope: WatchScope, message: string) => void;
   /** CRD changes are collected this long before discovery is refreshed. */
@@ -63,10 +68,49 @@ export class AccountWatcher {
     return this.#running.size;
   }
 
+  /**
+   * Starts the account's scopes; resolves after the first attempt. Discovery may fail (an API server
+   * restarting, or slower than its request retries allow): the account is then started again after
+   * the watch restart backoff until discovery answers or the account is stopped, as a scope retries a
+   * failed list. Before, a failed first discovery left the account registered with no scope and
+   * nothing to try again, so it stayed unwatched until the agent reconnected.
+   */
   async start(): Promise<void> {
-    await this.#reconcile();
-    const account = this.#o.cluster.account;
-    if (account.onlyNamespacedResources) await this.#sendSynthetic();
+    if (!(await this.#startOnce())) void this.#startUntilStarted();
+  }
+
+  /** One attempt; a failure is told to `onError`. */
+  async #startOnce(): Promise<boolean> {
+    try {
+      await this.#reconcile();
+      if (this.#o.cluster.account.onlyNamespacedResources) await this.#sendSynthetic();
+      return true;
+    } catch (error) {
+      if (!this.#stopped.signal.aborted) this.#o.onError?.(this.#accountScope(), error);
+      return false;
+    }
+  }
+
+  async #startUntilStarted(): Promise<void> {
+    const signal = this.#stopped.signal;
+    let wake: () => void = () => undefined;
+    const backoff = new Backoff(() => wake(), this.#o.backoff);
+    try {
+      while (!signal.aborted) {
+        await untilWokenOrAborted((w) => {
+          wake = w;
+          backoff.runOnce();
+        }, signal);
+        if (signal.aborted || (await this.#startOnce())) return;
+      }
+    } finally {
+      backoff.stop();
+    }
+  }
+
+  /** The account as a whole, where a failure concerns no one scope. */
+  #accountScope(): WatchScope {
+    return { account: this.account, group: '', kind: '', namespace: '' };
   }
 
   async #sendSynthetic() {
@@ -168,9 +212,7 @@ export class AccountWatcher {
     this.#refresh = setTimeout(() => {
       this.#refresh = undefined;
       this.#o.cluster.resources.refresh();
-      this.#reconcile().catch((error: unknown) =>
-        this.#o.onError?.({ account: this.account, group: '', kind: '', namespace: '' }, error),
-      );
+      this.#reconcile().catch((error: unknown) => this.#o.onError?.(this.#accountScope(), error));
     }, this.#o.crdSettleMs ?? 1000);
   }
 

@@ -142,7 +142,7 @@ export class WatchManager {
       backoff,
       observer: this.#deps.observer,
       onError: (scope: WatchScope, error) =>
-        this.#deps.onError?.(`refreshing discovery of ${scope.account}`, error),
+        this.#deps.onError?.(`discovering the kinds of ${scope.account}`, error),
       ...(this.#deps.onForbidden === undefined ? {} : { onForbidden: this.#deps.onForbidden }),
     });
     this.#accounts.set(name, watcher);
