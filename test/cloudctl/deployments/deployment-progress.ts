@@ -1,6 +1,6 @@
-// What the analysis end-to-end tests read of a deployment: its record through GET /deployments/{id}
-// (targets with their workloads and steps, and the log), polled until a condition holds, and the
-// replicas a ReplicaSet is scaled to in the cluster.
+// What the deployment end-to-end tests (analysis, traffic management) read of a deployment: its
+// record through GET /deployments/{id} (targets with their workloads and steps, and the log), polled
+// until a condition holds, and the replicas a ReplicaSet is scaled to in the cluster.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { ApiClient as ClusterClient } from '../../cluster/index.ts';

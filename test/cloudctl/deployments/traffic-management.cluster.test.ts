@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
 import { TestSystem } from '../../support/processes.ts';
 import { type ApiClient, apiClient } from '../http-client.ts';
+import { type DeploymentRecord, replicasOf, untilDeployment } from './deployment-progress.ts';
 import { potatoManifests } from './potato-app.ts';
 
 const NS = 'traffic-e2e';
@@ -114,44 +115,9 @@ manifests:
 ${potatoManifests(image).replace(/^(?=.)/gm, '      ')}`;
 }
 
-const viewSchema = z.object({
-  status: z.string(),
-  targets: z.array(
-    z.object({
-      status: z.string(),
-      message: z.string().optional(),
-      workloads: z
-        .array(
-          z.object({
-            replicaSet: z.string(),
-            previous: z.array(z.object({ name: z.string() })),
-          }),
-        )
-        .optional(),
-      steps: z.array(
-        z.object({ key: z.string(), kind: z.string(), status: z.string(), message: z.string().optional() }),
-      ),
-    }),
-  ),
-});
-type View = z.infer<typeof viewSchema>;
-
-async function until(
-  id: string,
-  what: string,
-  done: (v: View) => boolean,
-  timeoutMs = 60_000,
-): Promise<View> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await ops.get(`/deployments/${id}`);
-    const current = answer.status === 200 ? viewSchema.parse(answer.body) : undefined;
-    if (current !== undefined && done(current)) return current;
-    if (Date.now() > deadline)
-      throw new Error(`deployment ${id}: ${what} not reached:\n${JSON.stringify(current, null, 2)}`);
-    await sleep(200);
-  }
-}
+/** The deployment's record as this file's user reads it, once `done` holds. */
+const until = (id: string, what: string, done: (v: DeploymentRecord) => boolean, timeoutMs?: number) =>
+  untilDeployment(ops, id, what, done, timeoutMs);
 
 async function submit(image: string): Promise<string> {
   const answer = await ops.post('/deployments', { file: deploymentFile(image), fileName: 'potato.yaml' });
@@ -255,10 +221,7 @@ async function selector(service: string): Promise<Record<string, string>> {
   return parsed.spec.selector;
 }
 
-async function replicas(name: string): Promise<number> {
-  const rs = await read(`/apis/apps/v1/namespaces/${NS}/replicasets/${name}`);
-  return z.object({ spec: z.object({ replicas: z.int() }) }).parse(rs).spec.replicas;
-}
+const replicas = (name: string): Promise<number> => replicasOf(cluster, NS, name);
 
 const namesSchema = z.object({ items: z.array(z.object({ metadata: z.object({ name: z.string() }) })) });
 
@@ -468,7 +431,7 @@ describe('a blue/green target whose Services come from trafficManagement', () =>
   it("switches the kubernetes entry's activeService to the new version", async () => {
     const post = (image: string) =>
       ops.post('/deployments', { file: blueGreenFile(image, undefined), fileName: 'potato-bg.yaml' });
-    const views: View[] = [];
+    const views: DeploymentRecord[] = [];
     for (const image of ['potato:1', 'potato:2']) {
       const answer = await post(image);
       expect(answer.status, JSON.stringify(answer.body)).toBe(202);
