@@ -7,6 +7,7 @@ import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { HttpMethod, RequestContext } from '@kubernetes/client-node/dist/gen/http/http.js';
 import { type Dispatcher, getGlobalDispatcher } from 'undici';
 import pkg from '../../package.json' with { type: 'json' };
+import { type BoundedBody, readBounded } from '../lib/bounded-body.ts';
 import { CodedError } from '../lib/coded-error.ts';
 import { errorCode, isRecord } from '../lib/is-record.ts';
 import { type RetryPolicy, withRetries } from '../lib/retry.ts';
@@ -207,27 +208,16 @@ export class KubeHttp {
   async exchange(request: KubeRequest, maxBytes: number): Promise<KubeExchange> {
     const response = await this.#send(request);
     this.#deps.onResponse?.(request.verb, response.statusCode);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
+    let read: BoundedBody;
     try {
-      for await (const value of response.body) {
-        const chunk = value as Buffer;
-        if (size + chunk.length > maxBytes) {
-          chunks.push(chunk.subarray(0, maxBytes - size));
-          truncated = true;
-          break;
-        }
-        chunks.push(chunk);
-        size += chunk.length;
-      }
+      read = await readBounded(response.body, maxBytes);
     } finally {
       if (!response.body.destroyed) response.body.destroy();
     }
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers))
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    return { status: response.statusCode, headers, body: Buffer.concat(chunks), truncated };
+    return { status: response.statusCode, headers, body: read.bytes, truncated: read.truncated };
   }
 
   /** Streams watch events until the server ends the watch or `signal` aborts. */

@@ -6,6 +6,7 @@
 
 import { fetch } from 'undici';
 import type { HandlerResult, ParsedPayload } from '../../../contract/index.ts';
+import { readBounded } from '../../../lib/bounded-body.ts';
 import { OperationError } from '../operation-error.ts';
 import type { Handler } from '../operation-handler.ts';
 
@@ -80,26 +81,11 @@ async function send(
     redirect: 'manual',
     signal,
   });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let truncated = false;
-  if (response.body !== null) {
-    for await (const chunk of response.body) {
-      const buffer = Buffer.from(chunk);
-      const room = payload.maxResponseBytes - size;
-      if (buffer.length > room) {
-        chunks.push(buffer.subarray(0, room));
-        truncated = true;
-        break;
-      }
-      chunks.push(buffer);
-      size += buffer.length;
-    }
-  }
+  const { bytes, truncated } = await readBounded(response.body, payload.maxResponseBytes);
   return {
     status: response.status,
     headers: Object.fromEntries(response.headers),
-    body: Buffer.concat(chunks).toString('utf8'),
+    body: bytes.toString('utf8'),
     truncated,
   };
 }

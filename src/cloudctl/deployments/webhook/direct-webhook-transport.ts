@@ -3,6 +3,7 @@
 // wherever the Location points); each attempt has its own time limit; the response body is read only
 // up to a limit, since a job that streams without end must not fill cloudctl's memory.
 import { fetch } from 'undici';
+import { readBounded } from '../../../lib/bounded-body.ts';
 import { isRecord } from '../../../lib/is-record.ts';
 import {
   WebhookConnectionError,
@@ -55,21 +56,8 @@ export function directWebhookTransport(options: DirectWebhookTransportOptions = 
           redirect: 'manual',
           signal: AbortSignal.timeout(timeoutMs),
         });
-        const chunks: Buffer[] = [];
-        let size = 0;
-        if (response.body !== null) {
-          for await (const chunk of response.body) {
-            const buffer = Buffer.from(chunk);
-            if (size + buffer.length >= limit) {
-              chunks.push(buffer.subarray(0, limit - size));
-              // Leaving the loop cancels the stream, so the rest is never read.
-              break;
-            }
-            chunks.push(buffer);
-            size += buffer.length;
-          }
-        }
-        return { status: response.status, body: Buffer.concat(chunks).toString('utf8') };
+        const { bytes } = await readBounded(response.body, limit);
+        return { status: response.status, body: bytes.toString('utf8') };
       } catch (error) {
         throw connectionFailure(error, timeoutMs) ?? error;
       }

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { Agent, fetch } from 'undici';
 import { z } from 'zod';
+import { readBounded } from '../../../../lib/bounded-body.ts';
 import type { PrometheusProvider } from '../../../config/index.ts';
 
 /** A bigger answer is a query that selects far more series than a verdict needs. */
@@ -52,17 +53,6 @@ const answerSchema = z.discriminatedUnion('status', [
   }),
   z.object({ status: z.literal('error'), errorType: z.string().optional(), error: z.string().optional() }),
 ]);
-
-async function boundedText(body: AsyncIterable<Uint8Array> | null): Promise<string | undefined> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body ?? []) {
-    size += chunk.byteLength;
-    if (size > PROMETHEUS_ANSWER_LIMIT_BYTES) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 function failureOf(error: unknown, timeoutSeconds: number): string {
   if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${timeoutSeconds} s`;
@@ -135,10 +125,10 @@ export function prometheusClient(provider: PrometheusProvider): PrometheusClient
           dispatcher: await agent(),
           signal: AbortSignal.any([signal, AbortSignal.timeout(seconds * 1000)]),
         });
-        const text = await boundedText(response.body);
-        if (text === undefined)
+        const { bytes, truncated } = await readBounded(response.body, PROMETHEUS_ANSWER_LIMIT_BYTES);
+        if (truncated)
           return { ok: false, reason: `answered more than ${PROMETHEUS_ANSWER_LIMIT_BYTES} bytes` };
-        return readAnswer(response.status, text);
+        return readAnswer(response.status, bytes.toString('utf8'));
       } catch (error) {
         return { ok: false, reason: failureOf(error, seconds) };
       }
