@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { Kysely, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { CloudctlError } from '../errors.ts';
-import { copyCapablePool } from './pg-copy.ts';
+import { kyselyPool } from './postgres-pool.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { openPGlite } from './pglite-template.ts';
 
@@ -45,7 +45,7 @@ export async function openDatabase<Tables>(
       // opens a new one for the next query; a query that cannot be served fails where it is made,
       // and /ready reports the database as failing.
       pool.on('error', () => {});
-      db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: copyCapablePool(pool) }) });
+      db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: kyselyPool(pool) }) });
     } else {
       if (!target.dataDir.startsWith('memory://')) await mkdir(target.dataDir, { recursive: true });
       const pglite = await openPGlite(target.dataDir, options.pgliteTemplates);
