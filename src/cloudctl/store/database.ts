@@ -6,9 +6,9 @@ import { mkdir } from 'node:fs/promises';
 import { Kysely, type Migration, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { CloudctlError } from '../errors.ts';
-import { kyselyPool } from './postgres-pool.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { openPGlite } from './pglite-template.ts';
+import { kyselyPool } from './postgres-pool.ts';
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string }
