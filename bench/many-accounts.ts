@@ -17,12 +17,18 @@
 //   node bench/many-accounts.ts [--accounts 100] [--namespaces 50] [--minutes 10] [--agents 1]
 //                               [--database pglite|postgres] [--peer-accounts N] [--read-rate 5]
 //                               [--sample-seconds 5] [--nodes 10] [--task-poll-ms 100] [--profile DIR]
+//                               [--load-namespace shared|own]
 // --agents: the accounts dealt round-robin over that many agent processes.
 // --peer-accounts: informer sets in the Go peer (default: the largest agent's share, so each agent
 //   has a peer measured for as many accounts; past it the peer's figures are scaled, and say so).
 // --read-rate: GET /applications/{app}/serverGroups?expand=true a second during the load, each for
 //   the application of an account whose deployment is up (the deploys carry a moniker).
 // --task-poll-ms: how often each task is followed (GET /task/{id}); its latency is seen that late.
+// --load-namespace own: each account is scoped (`namespaces`) to the populated namespaces and one of
+//   its own, `load-<account>`, where its deploys go, so a deploy is seen by its account alone, as when
+//   the accounts are clusters of their own; the peer's informer sets are scoped the same way. With
+//   `shared` (the default) every account watches the whole cluster and sees every account's deploys:
+//   at 1 000 accounts one deploy is a thousand events for each of its objects.
 // --profile saves, once synced and after the load phase, the agents' heap profiles (`go tool pprof
 // -top`), their /proc smaps_rollup and /metrics, cloudctl's smaps_rollup and /metrics, and
 // what cloudctl's live heap holds by allocation site (V8's sampling heap profiler, from its start).
@@ -39,6 +45,7 @@ import { type AgentFleet, spreadAccounts, startAgentFleet } from './lib/agent-fl
 import { waitFor, within } from './lib/bench-system.ts';
 import { type CloudctlProcess, startCloudctlProcess } from './lib/cloudctl-process.ts';
 import { runTask } from './lib/cloudctl-tasks.ts';
+import { create, pool } from './lib/populate.ts';
 import {
   type ProcessStats,
   postgresPid,
@@ -70,6 +77,7 @@ const { values } = parseArgs({
     agents: { type: 'string', default: '1' },
     database: { type: 'string', default: 'pglite' },
     'peer-accounts': { type: 'string' },
+    'load-namespace': { type: 'string', default: 'shared' },
     'read-rate': { type: 'string', default: '5' },
     'sample-seconds': { type: 'string', default: '5' },
     nodes: { type: 'string', default: '10' },
@@ -80,6 +88,14 @@ const { values } = parseArgs({
 if (values.database !== 'pglite' && values.database !== 'postgres')
   throw new Error(`--database: pglite or postgres, not ${values.database}`);
 const ON_POSTGRES = values.database === 'postgres';
+if (values['load-namespace'] !== 'shared' && values['load-namespace'] !== 'own')
+  throw new Error(`--load-namespace: shared or own, not ${values['load-namespace']}`);
+/**
+ * Each account scoped to the populated namespaces and one of its own, where its load goes: a deploy
+ * is seen by its own account only, as with accounts that are clusters of their own. (Shared, every
+ * account watches every namespace of the one cluster and sees every account's deploys.)
+ */
+const OWN_LOAD = values['load-namespace'] === 'own';
 const ACCOUNTS = Number(values.accounts);
 const NAMESPACES = Number(values.namespaces);
 const MINUTES = Number(values.minutes);
@@ -112,6 +128,9 @@ const PEER_ACCOUNTS = Number(values['peer-accounts'] ?? largestShare);
 const PEER_SCALE = ACCOUNTS / PEER_ACCOUNTS;
 const namespaceName = (i: number) => `team-${pad(i)}`;
 const namespaces = Array.from({ length: NAMESPACES }, (_, i) => namespaceName(i));
+/** With --load-namespace own: the account's own namespace (the peer's format below names the same). */
+const loadNamespaceOf = (account: string) => `load-${account}`;
+const PEER_LOAD_NAMESPACE = 'load-acct-%03d';
 /** The application an account's deploys carry in their moniker. */
 const applicationOf = (account: string) => account.replaceAll('-', '');
 
@@ -451,7 +470,8 @@ try {
   const binary = await buildInformerPeer();
   const nodes = await cluster.kwokNodes(NODES);
   const before = (await rawList(cluster.client, WORKLOAD_PATHS)).objects;
-  const perAccount = before + NAMESPACES * objectsPerNamespace();
+  // Scoped to namespaces, an account sees none of what the cluster held before (kube-system, default).
+  const perAccount = (OWN_LOAD ? 0 : before) + NAMESPACES * objectsPerNamespace();
   log(
     `populating ${NAMESPACES} namespaces: ${perAccount} objects of the ten kinds once the controllers are done`,
   );
@@ -461,12 +481,26 @@ try {
     `${perAccount} objects, every Pod Running or Succeeded`,
     async () => {
       const listed = (await rawList(cluster.client, WORKLOAD_PATHS)).objects;
-      return listed === perAccount && (await unsettledPods(cluster.client)) === 0 ? true : undefined;
+      return listed === before + NAMESPACES * objectsPerNamespace() &&
+        (await unsettledPods(cluster.client)) === 0
+        ? true
+        : undefined;
     },
     10 * 60_000,
     2000,
   );
   log(`populated in ${((performance.now() - populating) / 1000).toFixed(0)} s`);
+  if (OWN_LOAD) {
+    const started = performance.now();
+    await pool(0, ACCOUNTS, 20, (i) =>
+      create(cluster.client, '/api/v1/namespaces', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: loadNamespaceOf(accounts[i] ?? '') },
+      }),
+    );
+    log(`${ACCOUNTS} load namespaces made in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  }
   const expected = perAccount * ACCOUNTS;
 
   const cloudctl = await startCloudctlProcess(dir, {
@@ -492,6 +526,7 @@ try {
       kubeconfigPath: cluster.kubeconfigPath,
       kinds: AGENT_KINDS,
       shares,
+      ...(OWN_LOAD ? { namespacesOf: (account: string) => [...namespaces, loadNamespaceOf(account)] } : {}),
       orchestratorExtra: [
         'serverSideApply:',
         '  enabled: always',
@@ -515,6 +550,7 @@ try {
       kubeconfig: cluster.kubeconfigPath,
       kinds: PEER_KINDS,
       accounts: PEER_ACCOUNTS,
+      ...(OWN_LOAD ? { namespaces, ownNamespace: PEER_LOAD_NAMESPACE } : {}),
     });
     stopPeer = () => peer.stop();
     const zero: ProcessStats = { rssBytes: 0, peakRssBytes: 0, cpuSeconds: 0 };
@@ -664,7 +700,7 @@ try {
     const elapsed = () => performance.now() - loadStarted;
     const untilOffset = (ms: number) => sleep(Math.max(0, ms - elapsed()));
     const cycle = async (account: string, i: number, minute: number) => {
-      const namespace = namespaceName(i % NAMESPACES);
+      const namespace = OWN_LOAD ? loadNamespaceOf(account) : namespaceName(i % NAMESPACES);
       const name = `${account}-m${minute}`;
       const at = minute * MINUTE_MS + (i / ACCOUNTS) * MINUTE_MS;
       await untilOffset(at);
@@ -752,7 +788,9 @@ try {
     const settled = await waitFor(
       'cloudctl to hold what the cluster holds after the load',
       async () => {
-        const listed = (await rawList(cluster.client, WORKLOAD_PATHS)).objects * ACCOUNTS;
+        const total = (await rawList(cluster.client, WORKLOAD_PATHS)).objects;
+        // Own load namespaces: what is left in them is held by their account alone.
+        const listed = OWN_LOAD ? total - before - perAccount + perAccount * ACCOUNTS : total * ACCOUNTS;
         return (await heldBy(cloudctl)) === listed ? listed : undefined;
       },
       3 * 60_000,

@@ -32,6 +32,8 @@ export interface FleetOptions {
   /** One share of accounts per agent; cloudctl must have registered as many agents. */
   shares: readonly (readonly string[])[];
   orchestratorExtra?: readonly string[];
+  /** An account's `namespaces` (default: none, every namespace). */
+  namespacesOf?: (account: string) => readonly string[];
   /** How long one agent may take to check its accounts. */
   startLimitMs: number;
 }
@@ -56,6 +58,7 @@ export async function startAgentFleet(options: FleetOptions): Promise<AgentFleet
         kinds: options.kinds,
         accounts,
         ...(options.orchestratorExtra === undefined ? {} : { orchestratorExtra: options.orchestratorExtra }),
+        ...(options.namespacesOf === undefined ? {} : { namespacesOf: options.namespacesOf }),
       });
       members.push({ agent, accounts });
       await waitFor(

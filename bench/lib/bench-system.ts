@@ -78,6 +78,8 @@ export interface AgentProcessOptions {
   orchestratorExtra?: readonly string[];
   /** Account names, each on the same kubeconfig and kinds (default: one, `ACCOUNT`). */
   accounts?: readonly string[];
+  /** An account's `namespaces` (default: none, every namespace). */
+  namespacesOf?: (account: string) => readonly string[];
   /** The agent's id at cloudctl (default `AGENT_ID`). */
   agentId?: string;
   /** Names its config and log files, `<name>.yaml` and `<name>.log` (default `agent`): one per agent. */
@@ -113,6 +115,9 @@ export async function startAgentProcess(options: AgentProcessOptions): Promise<A
         `    - name: ${name}`,
         `      orchConfigFile: ${options.kubeconfigPath}`,
         `      kinds: [${options.kinds.join(', ')}]`,
+        ...(options.namespacesOf === undefined
+          ? []
+          : [`      namespaces: [${options.namespacesOf(name).join(', ')}]`]),
       ]),
       `server:\n  host: 127.0.0.1\n  port: ${healthPort}`,
       `telemetry:\n  enabled: true\n  port: ${metricsPort}`,

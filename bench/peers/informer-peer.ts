@@ -69,6 +69,10 @@ export interface InformerPeerOptions {
   readonly accounts?: number;
   /** ConfigMap data key holding the write time in epoch milliseconds; the peer defaults to `bench-ts`. */
   readonly latencyKey?: string;
+  /** Namespaces every account informs on, one factory each (default: every namespace). */
+  readonly namespaces?: readonly string[];
+  /** Each account's own namespace besides those: a Go format of its index, such as `load-acct-%03d`. */
+  readonly ownNamespace?: string;
 }
 
 export interface InformerPeer {
@@ -98,6 +102,8 @@ export function startInformerPeer(opts: InformerPeerOptions): InformerPeer {
   const args = ['--kubeconfig', opts.kubeconfig, '--kinds', opts.kinds.join(',')];
   if (opts.latencyKey !== undefined) args.push('--latency-key', opts.latencyKey);
   if (opts.accounts !== undefined) args.push('--accounts', String(opts.accounts));
+  if (opts.namespaces !== undefined) args.push('--namespaces', opts.namespaces.join(','));
+  if (opts.ownNamespace !== undefined) args.push('--own-namespace', opts.ownNamespace);
   const child = spawn(opts.binary, args, { stdio: 'pipe' });
   // A failed spawn leaves no pid and emits 'error' later; without a listener that would crash us.
   child.once('error', () => {});

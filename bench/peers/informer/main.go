@@ -28,6 +28,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -95,6 +96,8 @@ func run() error {
 	kindList := flag.String("kinds", "configmaps", "comma-separated kinds to inform on")
 	latencyKey := flag.String("latency-key", "bench-ts", "ConfigMap data key holding the write time in epoch ms")
 	accounts := flag.Int("accounts", 1, "sets of informers, each with its own clientset and factory, as an agent holds one per account")
+	namespaceList := flag.String("namespaces", "", "comma-separated namespaces every account informs on, one factory each (default: every namespace, one factory)")
+	ownNamespace := flag.String("own-namespace", "", "a namespace of each account's own besides --namespaces: a format taking the account's index, such as load-acct-%03d")
 	flag.Parse()
 	if *kubeconfig == "" {
 		return errors.New("--kubeconfig is required")
@@ -123,35 +126,35 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		// Resync 0: a periodic resync would replay the store through the handlers and cost CPU the
-		// agent does not spend.
-		factory := informers.NewSharedInformerFactory(client, 0)
-		seen := map[string]bool{}
-		for _, name := range strings.Split(*kindList, ",") {
-			name = strings.TrimSpace(name)
-			if name == "" {
-				continue
+		// As the agent scopes an account with `namespaces`: one watch per kind and namespace.
+		var scopes []string
+		for _, namespace := range strings.Split(*namespaceList, ",") {
+			if namespace = strings.TrimSpace(namespace); namespace != "" {
+				scopes = append(scopes, namespace)
 			}
-			newInformer, ok := kinds[name]
-			if !ok {
-				return fmt.Errorf("unknown kind %q (known: %s)", name, strings.Join(slices.Sorted(maps.Keys(kinds)), ", "))
-			}
-			// The factory hands back the same informer for a repeated kind; counting it twice would
-			// double the objects and the latency samples.
-			if seen[name] {
-				continue
-			}
-			seen[name] = true
-			informer := newInformer(factory)
-			// Latency samples from the first account only: the others see the same writes.
-			if name == "configmaps" && account == 0 {
-				if _, err := informer.AddEventHandler(latencies.handler(*latencyKey)); err != nil {
-					return err
-				}
-			}
-			stores = append(stores, informer.GetStore())
 		}
-		factories = append(factories, factory)
+		if *ownNamespace != "" {
+			scopes = append(scopes, fmt.Sprintf(*ownNamespace, account))
+		}
+		if len(scopes) == 0 {
+			scopes = []string{metav1.NamespaceAll}
+		}
+		for i, namespace := range scopes {
+			// Resync 0: a periodic resync would replay the store through the handlers and cost CPU the
+			// agent does not spend.
+			factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(namespace))
+			// Latency samples from the first account's first scope only: the others see the same writes.
+			var handler cache.ResourceEventHandler
+			if account == 0 && i == 0 {
+				handler = latencies.handler(*latencyKey)
+			}
+			added, err := informOn(factory, *kindList, handler)
+			if err != nil {
+				return err
+			}
+			stores = append(stores, added...)
+			factories = append(factories, factory)
+		}
 	}
 
 	// Closed stdin means the driver is gone (even if it was SIGKILLed), so it ends the peer like a
@@ -322,4 +325,35 @@ func (l *latencyLog) drain() (count int, p50, p99, maxMs float64) {
 	slices.Sort(ms)
 	rank := func(q float64) float64 { return ms[int(math.Ceil(q*float64(len(ms))))-1] }
 	return len(ms), rank(0.50), rank(0.99), ms[len(ms)-1]
+}
+
+// informOn starts an informer per kind named in kindList on the factory, and returns their stores;
+// handler (when set) hears the ConfigMaps' events.
+func informOn(factory informers.SharedInformerFactory, kindList string, handler cache.ResourceEventHandler) ([]cache.Store, error) {
+	var stores []cache.Store
+	seen := map[string]bool{}
+	for _, name := range strings.Split(kindList, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		newInformer, ok := kinds[name]
+		if !ok {
+			return nil, fmt.Errorf("unknown kind %q (known: %s)", name, strings.Join(slices.Sorted(maps.Keys(kinds)), ", "))
+		}
+		// The factory hands back the same informer for a repeated kind; counting it twice would
+		// double the objects and the latency samples.
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		informer := newInformer(factory)
+		if name == "configmaps" && handler != nil {
+			if _, err := informer.AddEventHandler(handler); err != nil {
+				return nil, err
+			}
+		}
+		stores = append(stores, informer.GetStore())
+	}
+	return stores, nil
 }
