@@ -104,10 +104,19 @@ const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
  */
 const REFUSAL_STATUSES: ReadonlySet<number> = new Set([400, 405, 422, 501]);
 
+/**
+ * A watch left open: its stream (each chunk's events together), and the events already read from it
+ * that come first (those after a streaming list's end bookmark, in the chunk that held it).
+ */
+interface OpenWatch {
+  stream: AsyncGenerator<WatchEvent[]>;
+  pending: WatchEvent[];
+}
+
 /** A finished list: the version to watch from, and the watch a streaming list leaves open there. */
 interface Listed {
   resourceVersion: string;
-  watch?: AsyncGenerator<WatchEvent>;
+  watch?: OpenWatch;
 }
 
 const metaOf = (object: Record<string, unknown>) => (isRecord(object.metadata) ? object.metadata : {});
@@ -268,7 +277,7 @@ export class ScopeWatcher {
     };
     try {
       for (;;) {
-        let next: IteratorResult<WatchEvent>;
+        let next: IteratorResult<WatchEvent[]>;
         try {
           next = await watch.next();
         } catch (error) {
@@ -279,21 +288,25 @@ export class ScopeWatcher {
         // A server that ignored the request's parameters would never send the end bookmark.
         if (next.done === true)
           throw new StreamingListRefused('the watch ended before the initial events were complete');
-        const event = next.value;
-        if (event.type === 'ERROR') throw this.#watchError(event);
-        if (event.type === 'BOOKMARK') {
-          const meta = metaOf(watchObject(event));
-          const annotations = isRecord(meta.annotations) ? meta.annotations : {};
-          if (annotations[INITIAL_EVENTS_END] !== 'true') continue;
-          const resourceVersion = String(meta.resourceVersion ?? '');
-          await begin();
-          await buffer.put({ type: 'snapshotEnd', scope, snapshotId, resourceVersion }, signal);
-          return { resourceVersion, watch, objects };
+        const events = next.value;
+        for (let i = 0; i < events.length; i++) {
+          const event = events[i] as WatchEvent;
+          if (event.type === 'ERROR') throw this.#watchError(event);
+          if (event.type === 'BOOKMARK') {
+            const meta = metaOf(watchObject(event));
+            const annotations = isRecord(meta.annotations) ? meta.annotations : {};
+            if (annotations[INITIAL_EVENTS_END] !== 'true') continue;
+            const resourceVersion = String(meta.resourceVersion ?? '');
+            await begin();
+            await buffer.put({ type: 'snapshotEnd', scope, snapshotId, resourceVersion }, signal);
+            // The events after the bookmark in its chunk are the watch's first.
+            return { resourceVersion, watch: { stream: watch, pending: events.slice(i + 1) }, objects };
+          }
+          if (!begun) await begin();
+          const item = this.#event(event.type, event.bytes, snapshotId);
+          if (signal.aborted || !buffer.tryPut(item)) await buffer.put(item, signal);
+          objects++;
         }
-        if (!begun) await begin();
-        const item = this.#event(event.type, event.bytes, snapshotId);
-        if (signal.aborted || !buffer.tryPut(item)) await buffer.put(item, signal);
-        objects++;
       }
     } catch (error) {
       await watch.return(undefined);
@@ -343,11 +356,11 @@ export class ScopeWatcher {
    * Watches until the server ends the watch; throws Gone when the version is too old. `open` is the
    * watch a streaming list left open at the list's version; without it a watch is opened there.
    */
-  async #watch(signal: AbortSignal, open?: AsyncGenerator<WatchEvent>): Promise<void> {
+  async #watch(signal: AbortSignal, open?: OpenWatch): Promise<void> {
     const { http, resource, scope, buffer } = this.#o;
     this.#update('watching');
-    const events =
-      open ??
+    const stream =
+      open?.stream ??
       http.watch(
         resourcePath(resource, scope.namespace || undefined),
         {
@@ -360,24 +373,33 @@ export class ScopeWatcher {
       );
     const { account, kind, namespace } = scope;
     let count = 0;
-    for await (const event of events) {
+    const take = async (events: WatchEvent[]) => {
       // The watch is open and answering: a later failure is news again.
-      this.#failure = undefined;
-      if (event.type === 'ERROR') throw this.#watchError(event);
-      if (event.type === 'BOOKMARK') {
-        const rv = metaOf(watchObject(event)).resourceVersion;
-        if (typeof rv === 'string') this.#resourceVersion = rv;
-        await this.#mark(this.#resourceVersion ?? '', signal);
-        continue;
+      if (events.length > 0) this.#failure = undefined;
+      for (const event of events) {
+        if (event.type === 'ERROR') throw this.#watchError(event);
+        if (event.type === 'BOOKMARK') {
+          const rv = metaOf(watchObject(event)).resourceVersion;
+          if (typeof rv === 'string') this.#resourceVersion = rv;
+          await this.#mark(this.#resourceVersion ?? '', signal);
+          continue;
+        }
+        this.#o.onEvent?.(event.type);
+        const item = this.#event(event.type, event.bytes, '');
+        const rv = item.type === 'event' ? item.resourceVersion : '';
+        if (rv !== '') this.#resourceVersion = rv;
+        if (signal.aborted || !buffer.tryPut(item)) await buffer.put(item, signal);
+        if (rv !== '') this.#buffered = rv;
+        this.#o.registry.event(account, kind, namespace, rv);
+        count++;
       }
-      this.#o.onEvent?.(event.type);
-      const item = this.#event(event.type, event.bytes, '');
-      const rv = item.type === 'event' ? item.resourceVersion : '';
-      if (rv !== '') this.#resourceVersion = rv;
-      if (signal.aborted || !buffer.tryPut(item)) await buffer.put(item, signal);
-      if (rv !== '') this.#buffered = rv;
-      this.#o.registry.event(account, kind, namespace, rv);
-      count++;
+    };
+    try {
+      await take(open?.pending ?? []);
+      for await (const events of stream) await take(events);
+    } finally {
+      // Ends the request when the events before the stream's own failed (`for await` ends it otherwise).
+      await stream.return(undefined);
     }
     // A normal end of the watch: remember where we are, so a resume starts here.
     if (count > 0 && this.#resourceVersion !== undefined) await this.#mark(this.#resourceVersion, signal);
@@ -398,7 +420,7 @@ export class ScopeWatcher {
       while (!signal.aborted) {
         let stage: 'list' | 'watch' = 'list';
         try {
-          let open: AsyncGenerator<WatchEvent> | undefined;
+          let open: OpenWatch | undefined;
           if (listReason !== undefined) {
             const list = () => this.#list(listReason ?? 'start', signal);
             const result =
