@@ -106,6 +106,8 @@ const TASK_POLL_MS = Number(values['task-poll-ms']);
 const READ_RATE = Number(values['read-rate']);
 const log = (line: string) => console.error(`[many-accounts] ${line}`);
 const SYNC_LIMIT_MS = 30 * 60_000;
+/** How long some accounts may stay failed before the sync is given up: the agent's longest retry, and a minute. */
+const DARK_LIMIT_MS = 6 * 60_000;
 const MINUTE_MS = 60_000;
 /** How long after its deployment each account deletes it. */
 const DELETE_AFTER_MS = 30_000;
@@ -239,9 +241,15 @@ async function heldAgainstListed(cloudctl: CloudctlProcess, client: ApiClient): 
 function storedAll(cloudctl: CloudctlProcess, expected: number, dark: () => string[]) {
   let countedAt = Number.NEGATIVE_INFINITY;
   let probes = 0;
+  let darkSince: number | undefined;
   return async (): Promise<true | undefined> => {
-    if (++probes % 20 === 0 && dark().length > 0)
-      throw new Error(`accounts that will not sync:\n${dark().join('\n')}`);
+    // The agent checks a failed account again, at most 5 min apart: dark for longer, it will not sync.
+    if (++probes % 20 === 0) {
+      const now = dark();
+      darkSince = now.length === 0 ? undefined : (darkSince ?? performance.now());
+      if (darkSince !== undefined && performance.now() - darkSince > DARK_LIMIT_MS)
+        throw new Error(`accounts that will not sync:\n${now.join('\n')}`);
+    }
     if ((await cloudctl.metricSum(INGESTED)) < expected) return undefined;
     if (performance.now() - countedAt < 1000) return undefined;
     countedAt = performance.now();

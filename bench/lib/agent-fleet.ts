@@ -15,6 +15,7 @@ export interface FleetMember {
 export interface AgentFleet {
   readonly members: readonly FleetMember[];
   /** Lines of any agent's log saying an account will not sync in that process: nothing retries them. */
+  /** Log lines of accounts failed and not active since, and of watches that failed to start. */
   darkAccounts(): string[];
   stop(): Promise<void>;
 }
@@ -75,11 +76,20 @@ export async function startAgentFleet(options: FleetOptions): Promise<AgentFleet
   return {
     members,
     darkAccounts: () =>
-      members.flatMap(({ agent }) =>
-        logOf(agent)
-          .split('\n')
-          .filter((line) => line.includes('"msg":"account failed"') || line.includes('watches failed')),
-      ),
+      members.flatMap(({ agent }) => {
+        // An account's last word: a failed one is checked again by the agent (5 s doubling to 5 min)
+        // and is dark only until a later 'account active'.
+        const last = new Map<string, string>();
+        const lines = logOf(agent).split('\n');
+        for (const line of lines) {
+          const account = /"account":"([^"]+)"/.exec(line)?.[1];
+          if (account !== undefined && /"msg":"account (failed|active)"/.test(line)) last.set(account, line);
+        }
+        return [
+          ...[...last.values()].filter((line) => line.includes('"msg":"account failed"')),
+          ...lines.filter((line) => line.includes('watches failed')),
+        ];
+      }),
     stop,
   };
 }
