@@ -28,20 +28,21 @@ const movedOn = (before: StoredTask, now: StoredTask) =>
 
 /**
  * The task once it moves on from `first` (read after `listening` began), or as it is when
- * `deadline` passes; a task that no longer runs is answered at once.
+ * `deadline` passes; a task that no longer runs is answered at once. A change written here comes
+ * with the task as written; one from another replica (a wait that ran out) is read.
  */
 async function nextChange(
   tasks: TaskStore,
   first: StoredTask,
-  listening: Promise<void>,
+  listening: Promise<StoredTask | undefined>,
   deadline: number,
 ): Promise<StoredTask | undefined> {
   let next = listening;
   let now: StoredTask | undefined = first;
   while (now !== undefined && now.state === 'STARTED' && deadline > performance.now()) {
-    await next;
+    const told = await next;
     next = tasks.changes.next(first.id, Math.max(0, Math.min(deadline - performance.now(), REREAD_MS)));
-    now = await tasks.get(first.id);
+    now = told ?? (await tasks.get(first.id));
     if (now === undefined || movedOn(first, now)) break;
   }
   return now;

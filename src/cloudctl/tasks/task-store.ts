@@ -104,16 +104,17 @@ export class TaskStore {
   readonly #signal: WatchSignal;
 
   /** Told of each task this store writes, by id: what a client following one waits on. */
-  readonly changes = new TaskChanges();
+  readonly changes = new TaskChanges<StoredTask>();
 
   constructor(db: Kysely<TaskTables>, signal = new WatchSignal()) {
     this.#db = db;
     this.#signal = signal;
   }
 
-  #written(id: string): void {
+  /** After a commit: `task` as written, when the write answered it. */
+  #written(id: string, task?: StoredTask): void {
     this.#signal.changed();
-    this.changes.changed(id);
+    this.changes.changed(id, task);
   }
 
   /**
@@ -143,7 +144,7 @@ export class TaskStore {
         .returning('id')
         .executeTakeFirst(),
     );
-    this.#written(task.id);
+    this.#written(task.id, inserted === undefined ? undefined : task);
     if (inserted !== undefined || task.requestId === null) return task;
     const existing = await this.byRequestId(task.requestId);
     if (existing === undefined) throw new Error(`task with request id ${task.requestId} vanished`);
@@ -166,14 +167,15 @@ export class TaskStore {
 
   /** Writes a task's progress, whoever runs it (the runner writes through `saveAsOwner`). */
   async update(id: string, progress: TaskProgress, now: Date): Promise<void> {
-    await writeInSequence(this.#db, (tx) =>
+    const row = await writeInSequence(this.#db, (tx) =>
       tx
         .updateTable('tasks')
         .set({ ...progressColumns(progress), updated_at: now, watch_seq: nextWatchSeq })
         .where('id', '=', id)
-        .execute(),
+        .returningAll()
+        .executeTakeFirst(),
     );
-    this.#written(id);
+    this.#written(id, row === undefined ? undefined : toTask(row));
   }
 
   /**
@@ -181,18 +183,20 @@ export class TaskStore {
    * longer owns it or it no longer runs (another replica took it over; a client failed it).
    */
   async saveAsOwner(id: string, owner: string, progress: TaskProgress, now: Date): Promise<boolean> {
-    const updated = await writeInSequence(this.#db, (tx) =>
+    // The row as written comes back with the write (one round trip): a follower waiting for the
+    // task is answered with it.
+    const row = await writeInSequence(this.#db, (tx) =>
       tx
         .updateTable('tasks')
         .set({ ...progressColumns(progress), updated_at: now, watch_seq: nextWatchSeq })
         .where('id', '=', id)
         .where('owner_id', '=', owner)
         .where('state', '=', 'STARTED')
+        .returningAll()
         .executeTakeFirst(),
     );
-    const saved = Number(updated.numUpdatedRows) > 0;
-    if (saved) this.#written(id);
-    return saved;
+    if (row !== undefined) this.#written(id, toTask(row));
+    return row !== undefined;
   }
 
   /**
@@ -279,16 +283,16 @@ export class TaskStore {
         .executeTakeFirst();
       if (row === undefined) return undefined;
       const { write, answer } = change(toTask(row));
-      if (write !== undefined) {
-        await tx
-          .updateTable('tasks')
-          .set({ ...progressColumns(write), owner_id: write.owner, updated_at: now, watch_seq: nextWatchSeq })
-          .where('id', '=', id)
-          .execute();
-      }
-      return { answer, written: write !== undefined };
+      if (write === undefined) return { answer, written: undefined };
+      const written = await tx
+        .updateTable('tasks')
+        .set({ ...progressColumns(write), owner_id: write.owner, updated_at: now, watch_seq: nextWatchSeq })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { answer, written: toTask(written) };
     });
-    if (outcome?.written) this.#written(id);
+    if (outcome?.written !== undefined) this.#written(id, outcome.written);
     return outcome?.answer;
   }
 

@@ -73,6 +73,9 @@ describe('GET /task/{id}?waitMs=', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.status).toMatchObject({ completed: true, failed: false });
     expect(performance.now() - reportedAt).toBeLessThan(2_000);
+    // The waiting GET is answered with the task as its completion wrote it, not read back: it is the
+    // task a fresh read finds, history and results included.
+    expect(answer.body).toEqual((await ops.get(`/task/${started.body.id}`)).body);
   });
 
   it('answers at once for a task that no longer runs', async () => {
