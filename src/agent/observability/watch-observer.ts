@@ -27,6 +27,12 @@ export function watchObserver(metrics: AgentMetrics, logger: Log): WatchObserver
     streamingListRefused(scope: WatchScope, cause: string) {
       log.info({ ...fieldsOf(scope), cause }, 'streaming list refused by the API server; listing by pages');
     },
+    streamingListFailed(scope: WatchScope, error: unknown) {
+      log.info(
+        { ...fieldsOf(scope), cause: causeOf(error) },
+        'streaming list failed; listing by pages this time',
+      );
+    },
     resumed(scope: WatchScope, resourceVersion: string) {
       metrics.watchResumes.inc({ account: scope.account });
       log.info({ ...fieldsOf(scope), reason: 'start', resourceVersion }, 'watch resumed without a list');

@@ -230,9 +230,18 @@ export class ScopeWatcher {
       try {
         listed = await this.#streamList(signal);
       } catch (error) {
-        if (!(error instanceof StreamingListRefused)) throw error;
-        this.#streaming = false;
-        this.#o.observer.streamingListRefused(this.#o.scope, error.message);
+        if (signal.aborted) throw error;
+        if (error instanceof StreamingListRefused) {
+          this.#streaming = false;
+          this.#o.observer.streamingListRefused(this.#o.scope, error.message);
+        } else {
+          // Any other failure (the watch cache behind the current version: "Too large resource
+          // version", a timeout, a cut stream) lists by pages this once, as client-go's reflector
+          // does: a busy API server answered thousands of streaming lists that way for minutes, and
+          // retrying each after a backoff kept those scopes unlisted. A paginated list fails on its
+          // own where the server cannot be listed at all.
+          this.#o.observer.streamingListFailed(this.#o.scope, error);
+        }
         listed = await this.#pagedList(signal);
       }
     } else listed = await this.#pagedList(signal);

@@ -24,6 +24,11 @@ export interface WatchObserver {
   listed(scope: WatchScope, reason: ListReason, objects: number, seconds: number, method: ListMethod): void;
   /** The API server would not stream this scope's list (`cause`); it is listed by pages from now on. */
   streamingListRefused(scope: WatchScope, cause: string): void;
+  /**
+   * A streaming list failed (such as the watch cache not yet at the current version); this list is
+   * read by pages instead, and the next one streams again.
+   */
+  streamingListFailed(scope: WatchScope, error: unknown): void;
   /** A scope started watching from the control plane's resume point, without a list. */
   resumed(scope: WatchScope, resourceVersion: string): void;
   /** A watch is opened again after the previous one ended. */

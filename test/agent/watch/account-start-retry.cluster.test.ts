@@ -21,6 +21,7 @@ const ignored = () => undefined;
 const observer: WatchObserver = {
   listed: ignored,
   streamingListRefused: ignored,
+  streamingListFailed: ignored,
   resumed: ignored,
   restarted: ignored,
   failed: ignored,

@@ -317,13 +317,14 @@ export function tokenKubeConfig(server: string, caFile: string, token: string): 
   return kc;
 }
 
-/** A WatchObserver that records lists (reason and method), restarts and refused streaming lists. */
+/** A WatchObserver that records lists (reason and method), restarts, and refused and failed streaming lists. */
 export function recordingObserver() {
   const seen = {
     lists: [] as ListReason[],
     methods: [] as ListMethod[],
     restarts: [] as RestartReason[],
     refusals: [] as string[],
+    failures: [] as unknown[],
   };
   const observer: WatchObserver = {
     listed: (_scope, reason, _objects, _seconds, method) => {
@@ -331,6 +332,7 @@ export function recordingObserver() {
       seen.methods.push(method);
     },
     streamingListRefused: (_scope, cause) => seen.refusals.push(cause),
+    streamingListFailed: (_scope, error) => seen.failures.push(error),
     resumed: () => undefined,
     restarted: (_scope, reason) => seen.restarts.push(reason),
     failed: () => undefined,

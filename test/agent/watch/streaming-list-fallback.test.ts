@@ -1,0 +1,75 @@
+// A streaming list that fails (here as a busy API server fails it: an ERROR event "Too large resource
+// version", its watch cache not yet at the current version) is listed by pages this once, as
+// client-go's reflector does, and the watch goes on from the paginated list's version; the scope
+// still streams its next list (the failure is not a refusal). Before, the scope retried the streaming
+// list after a backoff, and a thousand scopes of a busy API server stayed unlisted for minutes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  configMap,
+  type ScriptedApiServer,
+  startScriptedApiServer,
+  watchLines,
+  watchUntil,
+} from './scripted-api-server.ts';
+
+const TOO_LARGE = {
+  type: 'ERROR',
+  object: {
+    kind: 'Status',
+    apiVersion: 'v1',
+    status: 'Failure',
+    message: 'Timeout: Too large resource version: 4978, current: 4977',
+    reason: 'Timeout',
+    code: 504,
+  },
+};
+
+let server: ScriptedApiServer;
+
+beforeAll(async () => {
+  server = await startScriptedApiServer((request, response) => {
+    const query = new URL(request.url ?? '/', 'http://x').searchParams;
+    response.writeHead(200, { 'content-type': 'application/json' });
+    if (query.get('sendInitialEvents') === 'true') {
+      response.end(watchLines([TOO_LARGE]));
+    } else if (query.get('watch') === 'true') {
+      // The watch after the list: one change, then open and silent.
+      response.write(watchLines([{ type: 'ADDED', object: configMap('c', '21') }]));
+    } else {
+      response.end(
+        JSON.stringify({
+          kind: 'ConfigMapList',
+          apiVersion: 'v1',
+          metadata: { resourceVersion: '20' },
+          items: [configMap('a', '10'), configMap('b', '11')],
+        }),
+      );
+    }
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('a streaming list that fails', () => {
+  it('is listed by pages this once, and the watch goes on from that list’s version', async () => {
+    const { items, methods, refusals, failures } = await watchUntil(server, (taken) =>
+      taken.some((item) => item.type === 'event' && item.name === 'c'),
+    );
+    expect(items).toEqual([
+      'snapshotBegin',
+      'ADDED a@10 snapshot',
+      'ADDED b@11 snapshot',
+      'snapshotEnd',
+      'ADDED c@21 watch',
+    ]);
+    expect(methods).toEqual(['pages']);
+    expect(refusals).toEqual([]);
+    expect(failures.map(String)).toEqual([expect.stringContaining('Too large resource version')]);
+    const paths = server.requests.map((url) => new URL(url, 'http://x').searchParams);
+    expect(paths.map((query) => query.get('sendInitialEvents'))).toEqual(['true', null, null]);
+    // The watch starts where the paginated list ended.
+    expect(paths[2]?.get('resourceVersion')).toBe('20');
+  });
+});
