@@ -104,6 +104,9 @@ const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
  */
 const REFUSAL_STATUSES: ReadonlySet<number> = new Set([400, 405, 422, 501]);
 
+/** Credentials or RBAC refused: a paginated list would be refused the same way. */
+const DENIED_STATUSES: ReadonlySet<number> = new Set([401, 403]);
+
 /**
  * A watch left open: its stream (each chunk's events together), and the events already read from it
  * that come first (those after a streaming list's end bookmark, in the chunk that held it).
@@ -230,7 +233,9 @@ export class ScopeWatcher {
       try {
         listed = await this.#streamList(signal);
       } catch (error) {
-        if (signal.aborted) throw error;
+        // Refused credentials or RBAC refuse a list alike: the run loop reports it as the watch's.
+        if (signal.aborted || (error instanceof KubeApiError && DENIED_STATUSES.has(error.status)))
+          throw error;
         if (error instanceof StreamingListRefused) {
           this.#streaming = false;
           this.#o.observer.streamingListRefused(this.#o.scope, error.message);

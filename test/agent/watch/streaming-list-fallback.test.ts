@@ -24,9 +24,37 @@ const TOO_LARGE = {
   },
 };
 
+const FORBIDDEN = {
+  kind: 'Status',
+  apiVersion: 'v1',
+  status: 'Failure',
+  message: 'configmaps is forbidden: User "system:serviceaccount:x:agent" cannot watch resource "configmaps"',
+  reason: 'Forbidden',
+  code: 403,
+};
+
 let server: ScriptedApiServer;
+/** Refuses every request as RBAC would; a paginated list, if asked, would be answered. */
+let denied: ScriptedApiServer;
 
 beforeAll(async () => {
+  denied = await startScriptedApiServer((request, response) => {
+    const query = new URL(request.url ?? '/', 'http://x').searchParams;
+    if (query.get('watch') === 'true') {
+      response.writeHead(403, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(FORBIDDEN));
+    } else {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          kind: 'ConfigMapList',
+          apiVersion: 'v1',
+          metadata: { resourceVersion: '5' },
+          items: [],
+        }),
+      );
+    }
+  });
   server = await startScriptedApiServer((request, response) => {
     const query = new URL(request.url ?? '/', 'http://x').searchParams;
     response.writeHead(200, { 'content-type': 'application/json' });
@@ -50,6 +78,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
+  await denied?.close();
 });
 
 describe('a streaming list that fails', () => {
@@ -71,5 +100,17 @@ describe('a streaming list that fails', () => {
     expect(paths.map((query) => query.get('sendInitialEvents'))).toEqual(['true', null, null]);
     // The watch starts where the paginated list ended.
     expect(paths[2]?.get('resourceVersion')).toBe('20');
+  });
+
+  it('refused by RBAC is not listed by pages: the refusal is the scope’s, as a list would be refused too', async () => {
+    const started = performance.now();
+    const { items, methods, failures } = await watchUntil(denied, () => performance.now() - started > 1000);
+    expect(items).toEqual([]);
+    expect(methods).toEqual([]);
+    expect(failures).toEqual([]);
+    // Only streaming lists were asked (the first, and any retry after the backoff): never a page.
+    expect(denied.requests.length).toBeGreaterThan(0);
+    for (const url of denied.requests)
+      expect(new URL(url, 'http://x').searchParams.get('sendInitialEvents')).toBe('true');
   });
 });
