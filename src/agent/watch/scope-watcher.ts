@@ -24,6 +24,7 @@ import {
   type ApiResource,
   KubeApiError,
   type KubeHttp,
+  KubeTransportError,
   resourcePath,
   type WatchEvent,
   watchObject,
@@ -233,8 +234,13 @@ export class ScopeWatcher {
       try {
         listed = await this.#streamList(signal);
       } catch (error) {
-        // Refused credentials or RBAC refuse a list alike: the run loop reports it as the watch's.
-        if (signal.aborted || (error instanceof KubeApiError && DENIED_STATUSES.has(error.status)))
+        // A server out of reach would not answer a list either, and refused credentials or RBAC
+        // refuse one alike: the run loop reports those as the watch's, once.
+        if (
+          signal.aborted ||
+          error instanceof KubeTransportError ||
+          (error instanceof KubeApiError && DENIED_STATUSES.has(error.status))
+        )
           throw error;
         if (error instanceof StreamingListRefused) {
           this.#streaming = false;

@@ -113,4 +113,13 @@ describe('a streaming list that fails', () => {
     for (const url of denied.requests)
       expect(new URL(url, 'http://x').searchParams.get('sendInitialEvents')).toBe('true');
   });
+
+  it('out of reach is not listed by pages: the failure is the scope’s, retried after its backoff', async () => {
+    const gone = await startScriptedApiServer(() => undefined);
+    await gone.close();
+    const started = performance.now();
+    const { items, failures } = await watchUntil(gone, () => performance.now() - started > 1000);
+    expect(items).toEqual([]);
+    expect(failures).toEqual([]);
+  });
 });
