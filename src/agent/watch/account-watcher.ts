@@ -1,10 +1,9 @@
 // Watches one account's cluster: one ScopeWatcher per target scope, resumed from the control plane's
 // resume points where it has them, reconciled when CRDs come and go (a CRD event refreshes discovery,
 // then new kinds start and vanished ones stop), plus the synthetic objects of onlyNamespacedResources.
-import { Backoff } from '../../lib/backoff.ts';
+import { backoffSleep } from '../../lib/backoff.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import { jsonBytes } from '../../lib/object-scrub.ts';
-import { untilWokenOrAborted } from '../../lib/signalled-wait.ts';
 import { type AccountCluster, isPlatformManaged } from '../accounts/index.ts';
 import { budgetEveryList } from '../config/index.ts';
 import { type CacheItem, type ResumePoint, scopeKey, type WatchScope } from './cache-item.ts';
@@ -93,18 +92,10 @@ export class AccountWatcher {
 
   async #startUntilStarted(): Promise<void> {
     const signal = this.#stopped.signal;
-    let wake: () => void = () => undefined;
-    const backoff = new Backoff(() => wake(), this.#o.backoff);
-    try {
-      while (!signal.aborted) {
-        await untilWokenOrAborted((w) => {
-          wake = w;
-          backoff.runOnce();
-        }, signal);
-        if (signal.aborted || (await this.#startOnce())) return;
-      }
-    } finally {
-      backoff.stop();
+    const backoff = backoffSleep(this.#o.backoff);
+    while (!signal.aborted) {
+      await backoff.wait(signal);
+      if (signal.aborted || (await this.#startOnce())) return;
     }
   }
 

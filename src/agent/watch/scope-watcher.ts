@@ -29,13 +29,12 @@ import {
   type WatchEvent,
   watchObject,
 } from '../../kube/index.ts';
-import { Backoff } from '../../lib/backoff.ts';
+import { backoffSleep } from '../../lib/backoff.ts';
 import { CodedError } from '../../lib/coded-error.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import { JsonScanError } from '../../lib/json-scan.ts';
 import { type ObjectHead, scanObjectHead } from '../../lib/object-head.ts';
 import { scrubObjectBytes } from '../../lib/object-scrub.ts';
-import { untilWokenOrAborted } from '../../lib/signalled-wait.ts';
 import type { CacheItem, WatchScope } from './cache-item.ts';
 import type { CoalescingBuffer } from './coalescing-buffer.ts';
 import { driftInBytes } from './drift-summary.ts';
@@ -432,9 +431,8 @@ export class ScopeWatcher {
     // Why the previous watch ended; undefined until a watch has been opened once.
     let restartReason: RestartReason | undefined;
     let listed = false;
-    let wake: () => void = () => undefined;
     let forbidden = false;
-    const backoff = new Backoff(() => wake(), settings);
+    const backoff = backoffSleep(settings);
     if (listReason === undefined) observer.resumed(scope, this.#resourceVersion ?? '');
     try {
       while (!signal.aborted) {
@@ -487,14 +485,10 @@ export class ScopeWatcher {
           // restarting API server answers 'shutting down' and then refuses) until it recovers at DEBUG.
           observer.failed(scope, stage, error, this.#failure !== undefined);
           this.#failure = message;
-          await untilWokenOrAborted((w) => {
-            wake = w;
-            backoff.runOnce();
-          }, signal);
+          await backoff.wait(signal);
         }
       }
     } finally {
-      backoff.stop();
       this.#update('stopped');
     }
   }
