@@ -478,8 +478,10 @@ try {
   const binary = await buildInformerPeer();
   const nodes = await cluster.kwokNodes(NODES);
   const before = (await rawList(cluster.client, WORKLOAD_PATHS)).objects;
+  /** What the populated namespaces hold once the controllers are done. */
+  const populated = NAMESPACES * objectsPerNamespace();
   // Scoped to namespaces, an account sees none of what the cluster held before (kube-system, default).
-  const perAccount = (OWN_LOAD ? 0 : before) + NAMESPACES * objectsPerNamespace();
+  const perAccount = (OWN_LOAD ? 0 : before) + populated;
   log(
     `populating ${NAMESPACES} namespaces: ${perAccount} objects of the ten kinds once the controllers are done`,
   );
@@ -489,10 +491,7 @@ try {
     `${perAccount} objects, every Pod Running or Succeeded`,
     async () => {
       const listed = (await rawList(cluster.client, WORKLOAD_PATHS)).objects;
-      return listed === before + NAMESPACES * objectsPerNamespace() &&
-        (await unsettledPods(cluster.client)) === 0
-        ? true
-        : undefined;
+      return listed === before + populated && (await unsettledPods(cluster.client)) === 0 ? true : undefined;
     },
     10 * 60_000,
     2000,
@@ -798,7 +797,7 @@ try {
       async () => {
         const total = (await rawList(cluster.client, WORKLOAD_PATHS)).objects;
         // Own load namespaces: what is left in them is held by their account alone.
-        const listed = OWN_LOAD ? total - before - perAccount + perAccount * ACCOUNTS : total * ACCOUNTS;
+        const listed = OWN_LOAD ? total - before - populated + perAccount * ACCOUNTS : total * ACCOUNTS;
         return (await heldBy(cloudctl)) === listed ? listed : undefined;
       },
       3 * 60_000,

@@ -14,7 +14,6 @@ export interface FleetMember {
 
 export interface AgentFleet {
   readonly members: readonly FleetMember[];
-  /** Lines of any agent's log saying an account will not sync in that process: nothing retries them. */
   /** Log lines of accounts failed and not active since, and of watches that failed to start. */
   darkAccounts(): string[];
   stop(): Promise<void>;
