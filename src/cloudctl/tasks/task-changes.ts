@@ -1,8 +1,8 @@
 // Word of a task's change inside this process, by task id: the task store tells it after each write it
 // commits, with the task as written when it has it, and a client following a task (GET
 // /task/{id}?waitMs=) wakes at once instead of at its next poll, and answers with that task without
-// reading it back (the read was a fifth of cloudctl's part of a deploy's latency). A write made by
-// another replica is not told here; the follower reads again on its own timer.
+// reading it back (one database round trip less between a deploy's completion and its client). A
+// write made by another replica is not told here; the follower reads again on its own timer.
 export class TaskChanges<Task> {
   readonly #waiting = new Map<string, Set<(task: Task | undefined) => void>>();
 
