@@ -14,7 +14,13 @@ import { OperationStore } from './operations/index.ts';
 import { PlanStore } from './plans/index.ts';
 import { PreviewStore } from './previews/index.ts';
 import { ReadIndex, ReadModel } from './read-model/index.ts';
-import { LeaseStore, REPLICA_LEASE_MS, ReplicaStore } from './replicas/index.ts';
+import {
+  type LeaseSource,
+  LeaseStore,
+  ProcessLeaseStore,
+  REPLICA_LEASE_MS,
+  ReplicaStore,
+} from './replicas/index.ts';
 import { AgentStore } from './sessions/index.ts';
 import {
   ChangeCounter,
@@ -50,8 +56,11 @@ export interface CloudctlStores {
   readModel: ReadModel;
   /** cloudctl replicas sharing a PostgreSQL, and the agent sessions each holds. */
   replicas: ReplicaStore;
-  /** Leases on work one replica carries at a time (tasks, deployment runs, webhook waits). */
-  leases: LeaseStore;
+  /**
+   * Leases on work one replica carries at a time (tasks, deployment runs, webhook waits): in the
+   * database on PostgreSQL, in this process on the embedded database, which no other process opens.
+   */
+  leases: LeaseSource;
   tasks: TaskStore;
   kinds: KindResolver;
   /** The watch sequence's reads (GET /watch). */
@@ -94,7 +103,7 @@ export async function openStores(
     previews: new PreviewStore(db),
     readModel: new ReadModel(db),
     replicas: new ReplicaStore(db, REPLICA_LEASE_MS),
-    leases: new LeaseStore(db),
+    leases: target.kind === 'pglite' ? new ProcessLeaseStore() : new LeaseStore(db),
     tasks: new TaskStore(db, watchSignal),
     kinds: new KindResolver(db),
     watch: new WatchStore(db),

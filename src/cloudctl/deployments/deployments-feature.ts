@@ -12,7 +12,7 @@ import type { Route } from '../http/index.ts';
 import type { OperationDispatcher, OperationStore } from '../operations/index.ts';
 import type { Planner } from '../plans/index.ts';
 import type { PreviewLinks } from '../previews/index.ts';
-import { type LeaseStore, REPLICA_BEAT_MS, REPLICA_LEASE_MS } from '../replicas/index.ts';
+import { type LeaseSource, REPLICA_BEAT_MS, REPLICA_LEASE_MS } from '../replicas/index.ts';
 import type { AgentRegistry } from '../sessions/index.ts';
 import { deploymentApplier, deploymentPlanner } from './deployment-plans.ts';
 import { deploymentRoutes } from './http/deployment-routes.ts';
@@ -21,7 +21,7 @@ import { directWebhookTransport } from './webhook/direct-webhook-transport.ts';
 import { webhookSecrets } from './webhook/webhook-secrets.ts';
 
 export interface DeploymentsFeatureDeps {
-  stores: { deployments: DeploymentStore; operations: OperationStore; leases: LeaseStore };
+  stores: { deployments: DeploymentStore; operations: OperationStore; leases: LeaseSource };
   dispatcher: OperationDispatcher;
   registry: AgentRegistry;
   guard: AccountGuard;

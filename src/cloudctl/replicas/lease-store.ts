@@ -19,7 +19,16 @@ export interface MovableLeases extends Leases {
   take(key: string): Promise<void>;
 }
 
-export class LeaseStore {
+/**
+ * Where the leases of each kind of work are kept: the database, shared by replicas (LeaseStore), or
+ * this process, the only one on an embedded database (process-leases.ts).
+ */
+export interface LeaseSource {
+  /** The leases of `kind` as `owner` holds them, each lasting `ttlMs` from its last claim or renewal. */
+  leases(kind: string, owner: string, ttlMs: number): MovableLeases;
+}
+
+export class LeaseStore implements LeaseSource {
   readonly #db: Kysely<ReplicaTables>;
 
   constructor(db: Kysely<ReplicaTables>) {

@@ -1,6 +1,6 @@
 // Kysely dialect over embedded PGlite: Kysely's own PostgreSQL adapter, compiler and introspector,
-// with a driver that hands out PGlite's single connection to one user at a time, and runs
-// `copy … from stdin` from a blob.
+// with a driver that hands out PGlite's single connection to one user at a time, runs
+// `copy … from stdin` from a blob, and skips transaction-level advisory locks (one session needs none).
 import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
@@ -17,6 +17,14 @@ import {
 } from 'kysely';
 import { isCopyFromStdin } from './copy-from-stdin.ts';
 
+/**
+ * A transaction-level advisory lock (watch-sequence.ts takes one in every writing transaction). PGlite
+ * is one session and the driver runs one transaction at a time, so nothing can hold or wait for such
+ * a lock, and it ends with the transaction anyway: the connection answers it without running it,
+ * sparing a statement on every write (bench:ops-latency).
+ */
+const TRANSACTION_LOCK = /^select pg_advisory_xact_lock(_shared)?\(/;
+
 class PGliteConnection implements DatabaseConnection {
   readonly #db: PGlite;
 
@@ -25,6 +33,7 @@ class PGliteConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    if (TRANSACTION_LOCK.test(compiled.sql)) return { rows: [] };
     // `copy … from stdin` with its rows as the parameter (copy-from-stdin.ts): PGlite reads them
     // from a blob, as its `/dev/blob` file.
     const result = isCopyFromStdin(compiled.sql, compiled.parameters)

@@ -221,9 +221,13 @@ export class TaskRunner {
     this.#running.set(task.id, { done, stop });
   }
 
-  /** Writes the task's progress as its owner; throws TASK_MOVED when it is no longer ours to write. */
-  async #save(task: StoredTask): Promise<void> {
-    const saved = await this.#deps.store.tasks.saveAsOwner(task.id, this.#deps.owner, task, this.#deps.now());
+  /**
+   * Writes the task's progress as its owner, its steps too when a step's operation id was just set;
+   * throws TASK_MOVED when it is no longer ours to write.
+   */
+  async #save(task: StoredTask, stepsChanged = false): Promise<void> {
+    const { tasks } = this.#deps.store;
+    const saved = await tasks.saveAsOwner(task, this.#deps.owner, this.#deps.now(), { stepsChanged });
     if (!saved) {
       throw new CloudctlError(
         'TASK_MOVED',
@@ -300,7 +304,7 @@ export class TaskRunner {
       step.operationId = newId();
     }
     step.operationId ??= newId();
-    await this.#save(task);
+    await this.#save(task, true);
     if (this.#resumed.has(task.id)) await this.#agentBack(step.account);
     return dispatcher.execute({ id: step.operationId, account, type, payload });
   }

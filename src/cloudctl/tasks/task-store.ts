@@ -82,14 +82,30 @@ export type TaskProgress = Pick<
   'steps' | 'nextStep' | 'state' | 'retryable' | 'history' | 'resultObjects'
 >;
 
+/** The progress columns but the steps, which change only when a step's operation id is set. */
 function progressColumns(progress: TaskProgress) {
   return {
-    steps: JSON.stringify(progress.steps),
     next_step: progress.nextStep,
     state: progress.state,
     retryable: progress.retryable,
     history: JSON.stringify(progress.history),
     result_objects: JSON.stringify(progress.resultObjects),
+  };
+}
+
+/**
+ * The task as its owner just wrote it, apart from the object the runner goes on changing: the lists
+ * it appends to and the steps whose operation ids it sets are copied (the manifests inside are not:
+ * nothing changes them).
+ */
+function writtenCopy(task: StoredTask, updatedAt: Date): StoredTask {
+  return {
+    ...task,
+    steps: task.steps.map((step) => ({ ...step })),
+    history: [...task.history],
+    resultObjects: [...task.resultObjects],
+    accounts: [...task.accounts],
+    updatedAt,
   };
 }
 
@@ -170,7 +186,12 @@ export class TaskStore {
     const row = await writeInSequence(this.#db, (tx) =>
       tx
         .updateTable('tasks')
-        .set({ ...progressColumns(progress), updated_at: now, watch_seq: nextWatchSeq })
+        .set({
+          ...progressColumns(progress),
+          steps: JSON.stringify(progress.steps),
+          updated_at: now,
+          watch_seq: nextWatchSeq,
+        })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst(),
@@ -180,22 +201,30 @@ export class TaskStore {
 
   /**
    * Writes the progress of a running task as its owner: false, writing nothing, when `owner` no
-   * longer owns it or it no longer runs (another replica took it over; a client failed it).
+   * longer owns it or it no longer runs (another replica took it over; a client failed it). The steps
+   * are written again only when `stepsChanged` (an operation id was set): they hold every manifest,
+   * and the other progress columns are a fraction of their size.
    */
-  async saveAsOwner(id: string, owner: string, progress: TaskProgress, now: Date): Promise<boolean> {
-    // The row as written comes back with the write (one round trip): a follower waiting for the
-    // task is answered with it.
+  async saveAsOwner(
+    task: StoredTask,
+    owner: string,
+    now: Date,
+    { stepsChanged }: { stepsChanged: boolean },
+  ): Promise<boolean> {
+    const steps = stepsChanged ? { steps: JSON.stringify(task.steps) } : {};
     const row = await writeInSequence(this.#db, (tx) =>
       tx
         .updateTable('tasks')
-        .set({ ...progressColumns(progress), updated_at: now, watch_seq: nextWatchSeq })
-        .where('id', '=', id)
+        .set({ ...progressColumns(task), ...steps, updated_at: now, watch_seq: nextWatchSeq })
+        .where('id', '=', task.id)
         .where('owner_id', '=', owner)
         .where('state', '=', 'STARTED')
-        .returningAll()
+        .returning('id')
         .executeTakeFirst(),
     );
-    if (row !== undefined) this.#written(id, toTask(row));
+    // The owner wrote every column that can change while the task runs, so the task as written is
+    // the one in hand: a follower waiting for it is answered with a copy, without reading it back.
+    if (row !== undefined) this.#written(task.id, writtenCopy(task, now));
     return row !== undefined;
   }
 
@@ -286,7 +315,13 @@ export class TaskStore {
       if (write === undefined) return { answer, written: undefined };
       const written = await tx
         .updateTable('tasks')
-        .set({ ...progressColumns(write), owner_id: write.owner, updated_at: now, watch_seq: nextWatchSeq })
+        .set({
+          ...progressColumns(write),
+          steps: JSON.stringify(write.steps),
+          owner_id: write.owner,
+          updated_at: now,
+          watch_seq: nextWatchSeq,
+        })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();

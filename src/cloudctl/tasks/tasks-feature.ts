@@ -10,7 +10,7 @@ import type { Feature } from '../feature.ts';
 import type { Route } from '../http/index.ts';
 import type { OperationDispatcher, OperationStore } from '../operations/index.ts';
 import type { ReadModel } from '../read-model/index.ts';
-import { type LeaseStore, REPLICA_BEAT_MS, REPLICA_LEASE_MS } from '../replicas/index.ts';
+import { type LeaseSource, REPLICA_BEAT_MS, REPLICA_LEASE_MS } from '../replicas/index.ts';
 import type { AgentRegistry } from '../sessions/index.ts';
 import { agentClusterReads } from './agent-cluster-reads.ts';
 import { clusterLookups } from './cluster-lookups.ts';
@@ -27,7 +27,7 @@ export interface TasksFeatureDeps {
   stores: {
     tasks: TaskStore;
     operations: OperationStore;
-    leases: LeaseStore;
+    leases: LeaseSource;
     kinds: KindResolver;
     /** What converters read of the cluster: objects from the cache, pods from the read model. */
     cache: Pick<CacheStore, 'object'>;

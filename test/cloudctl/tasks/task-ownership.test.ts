@@ -4,7 +4,7 @@
 // and its lease, to the replica asked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CloudctlStores, openStores } from '../../../src/cloudctl/index.ts';
-import type { StoredTask } from '../../../src/cloudctl/tasks/index.ts';
+import type { StoredTask, TaskStep } from '../../../src/cloudctl/tasks/index.ts';
 import { type PostgresServer, startPostgres } from '../../support/postgres-server.ts';
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');
@@ -55,28 +55,51 @@ describe.each(backends)('task ownership on $name', (backend) => {
   it('lets only the owner write a running task; a takeover moves it and says so', async () => {
     await stores.tasks.create(task('t-take', 'replica-a'));
     const progress = { ...task('t-take', 'replica-a'), nextStep: 1 };
-    expect(await stores.tasks.saveAsOwner('t-take', 'replica-a', progress, T0)).toBe(true);
+    expect(await stores.tasks.saveAsOwner(progress, 'replica-a', T0, { stepsChanged: true })).toBe(true);
 
     const taken = await stores.tasks.takeOver('t-take', 'replica-b', T0);
     expect(taken?.owner).toBe('replica-b');
     expect(taken?.history.at(-1)?.status).toBe('Re-assigning task from: replica-a to: replica-b');
     // The former owner's next write changes nothing.
-    expect(await stores.tasks.saveAsOwner('t-take', 'replica-a', { ...progress, nextStep: 5 }, T0)).toBe(
-      false,
-    );
+    expect(
+      await stores.tasks.saveAsOwner({ ...progress, nextStep: 5 }, 'replica-a', T0, { stepsChanged: true }),
+    ).toBe(false);
     const stored = await stores.tasks.get('t-take');
     expect(stored).toMatchObject({ owner: 'replica-b', nextStep: 1, state: 'STARTED' });
     // Taken by its own owner: nothing to say.
     expect((await stores.tasks.takeOver('t-take', 'replica-b', T0))?.history).toHaveLength(2);
   });
 
+  it("writes a running task's steps again only when told they changed", async () => {
+    const step: TaskStep = {
+      name: 'scaleManifest',
+      phase: 'SCALE',
+      description: 'Scaling',
+      input: {},
+      account: 'acc',
+      operationId: 'op-1',
+      type: 'scale',
+      payload: { kind: 'Deployment', namespace: 'ns', name: 'web', replicas: 2 },
+    };
+    const started = { ...task('t-steps', 'replica-a'), steps: [step] };
+    await stores.tasks.create(started);
+    const moved = { ...started, nextStep: 1, steps: [{ ...step, operationId: 'op-2' }] };
+    expect(await stores.tasks.saveAsOwner(moved, 'replica-a', T0, { stepsChanged: false })).toBe(true);
+    expect(await stores.tasks.get('t-steps')).toMatchObject({
+      nextStep: 1,
+      steps: [{ operationId: 'op-1' }],
+    });
+    expect(await stores.tasks.saveAsOwner(moved, 'replica-a', T0, { stepsChanged: true })).toBe(true);
+    expect(await stores.tasks.get('t-steps')).toMatchObject({ steps: [{ operationId: 'op-2' }] });
+  });
+
   it('fails a running task for a client, which its owner can then no longer write', async () => {
     await stores.tasks.create(task('t-fail', 'replica-a'));
     const failed = await stores.tasks.markFailed('t-fail', true, 'Orchestration failed: marked', T0);
     expect(failed).toMatchObject({ state: 'FAILED', retryable: true, owner: 'replica-a' });
-    expect(await stores.tasks.saveAsOwner('t-fail', 'replica-a', task('t-fail', 'replica-a'), T0)).toBe(
-      false,
-    );
+    expect(
+      await stores.tasks.saveAsOwner(task('t-fail', 'replica-a'), 'replica-a', T0, { stepsChanged: true }),
+    ).toBe(false);
     expect(await stores.tasks.get('t-fail')).toMatchObject({ state: 'FAILED', retryable: true });
     // A takeover does not revive a failed task.
     expect(await stores.tasks.takeOver('t-fail', 'replica-c', T0)).toBeUndefined();
@@ -102,8 +125,8 @@ describe.each(backends)('task ownership on $name', (backend) => {
       'Re-initializing Orchestration Task (failure is retryable)',
       'Re-assigning task from: replica-a to: replica-b',
     ]);
-    expect(await stores.tasks.saveAsOwner('t-restart', 'replica-a', outcome.task, T0)).toBe(false);
-    expect(await stores.tasks.saveAsOwner('t-restart', 'replica-b', outcome.task, T0)).toBe(true);
+    expect(await stores.tasks.saveAsOwner(outcome.task, 'replica-a', T0, { stepsChanged: true })).toBe(false);
+    expect(await stores.tasks.saveAsOwner(outcome.task, 'replica-b', T0, { stepsChanged: true })).toBe(true);
     // Running now, so not restarted again.
     const again = await stores.tasks.restart('t-restart', 'replica-c', T0);
     expect(again).toMatchObject({ restarted: false, task: { owner: 'replica-b', state: 'STARTED' } });
