@@ -62,17 +62,18 @@ export class DeployedManifestStore implements DeployRecords {
       if (row !== undefined) rows.set(`${row.api_group}\0${row.kind}\0${row.namespace}\0${row.name}`, row);
     }
     if (rows.size === 0) return;
-    await this.#db
-      .insertInto('deployed_manifests')
-      .values([...rows.values()])
-      .onConflict((oc) =>
-        oc.columns(['account', 'api_group', 'kind', 'namespace', 'name']).doUpdateSet({
-          manifest: sql.ref('excluded.manifest'),
-          content_hash: sql.ref('excluded.content_hash'),
-          deployed_at: sql.ref('excluded.deployed_at'),
-        }),
-      )
-      .execute();
+    // The rows go as one JSON parameter, not eight parameters a row: this write is on a deploy's path
+    // to its completion, and ten manifests took 2.3 ms on PGlite as eighty parameters through the
+    // query builder against 1.0 ms as one (bench:ops-latency).
+    await sql`
+      insert into deployed_manifests
+        (account, api_group, kind, namespace, name, manifest, content_hash, deployed_at)
+      select * from jsonb_to_recordset(${JSON.stringify([...rows.values()])}::jsonb) as given(
+        account text, api_group text, kind text, namespace text, name text,
+        manifest text, content_hash text, deployed_at timestamptz)
+      on conflict (account, api_group, kind, namespace, name) do update set
+        manifest = excluded.manifest, content_hash = excluded.content_hash, deployed_at = excluded.deployed_at
+    `.execute(this.#db);
   }
 
   /** What cloudctl last deployed of the object; undefined when it deployed none. */

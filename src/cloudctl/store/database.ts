@@ -9,6 +9,7 @@ import { CloudctlError } from '../errors.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { openPGlite } from './pglite-template.ts';
 import { kyselyPool } from './postgres-pool.ts';
+import { markSingleSession } from './single-session.ts';
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string }
@@ -50,6 +51,7 @@ export async function openDatabase<Tables>(
       if (!target.dataDir.startsWith('memory://')) await mkdir(target.dataDir, { recursive: true });
       const pglite = await openPGlite(target.dataDir, options.pgliteTemplates);
       db = new Kysely<Tables>({ dialect: new PGliteDialect(pglite) });
+      markSingleSession(db);
     }
   } catch (error) {
     throw new CloudctlError('DATABASE_UNAVAILABLE', `${describe(target)}: ${String(error)}`, {

@@ -14,4 +14,5 @@ export {
   WatchSignal,
   watchHorizon,
   writeInSequence,
+  writeOneInSequence,
 } from './watch-sequence.ts';

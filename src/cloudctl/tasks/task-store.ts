@@ -7,7 +7,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { operationCallSchema } from '../../contract/index.ts';
 import { isRecord } from '../../lib/is-record.ts';
-import { nextWatchSeq, WatchSignal, writeInSequence } from '../store/index.ts';
+import { nextWatchSeq, WatchSignal, writeInSequence, writeOneInSequence } from '../store/index.ts';
 import { TaskChanges } from './task-changes.ts';
 import type { TasksTable, TaskTables } from './task-tables.ts';
 
@@ -138,8 +138,8 @@ export class TaskStore {
    * first attempt), stores nothing and returns the task that holds it.
    */
   async create(task: StoredTask): Promise<StoredTask> {
-    const inserted = await writeInSequence(this.#db, (tx) =>
-      tx
+    const inserted = await writeOneInSequence(this.#db, (db) =>
+      db
         .insertInto('tasks')
         .values({
           id: task.id,
@@ -183,8 +183,8 @@ export class TaskStore {
 
   /** Writes a task's progress, whoever runs it (the runner writes through `saveAsOwner`). */
   async update(id: string, progress: TaskProgress, now: Date): Promise<void> {
-    const row = await writeInSequence(this.#db, (tx) =>
-      tx
+    const row = await writeOneInSequence(this.#db, (db) =>
+      db
         .updateTable('tasks')
         .set({
           ...progressColumns(progress),
@@ -212,8 +212,8 @@ export class TaskStore {
     { stepsChanged }: { stepsChanged: boolean },
   ): Promise<boolean> {
     const steps = stepsChanged ? { steps: JSON.stringify(task.steps) } : {};
-    const row = await writeInSequence(this.#db, (tx) =>
-      tx
+    const row = await writeOneInSequence(this.#db, (db) =>
+      db
         .updateTable('tasks')
         .set({ ...progressColumns(task), ...steps, updated_at: now, watch_seq: nextWatchSeq })
         .where('id', '=', task.id)

@@ -4,7 +4,7 @@
 // says whether it agreed.
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
-import { nextWatchSeq, WatchSignal, writeInSequence } from '../../store/index.ts';
+import { nextWatchSeq, WatchSignal, writeOneInSequence } from '../../store/index.ts';
 import { type DeploymentProgress, progressSchema } from './deployment-progress.ts';
 import { DEPLOYMENT_STATUSES, type DeploymentStatus } from './deployment-state.ts';
 import type { DeploymentGatesTable, DeploymentsTable, DeploymentTables } from './deployment-tables.ts';
@@ -85,8 +85,8 @@ export class DeploymentStore {
   }
 
   async create(deployment: StoredDeployment): Promise<void> {
-    await writeInSequence(this.#db, (tx) =>
-      tx
+    await writeOneInSequence(this.#db, (db) =>
+      db
         .insertInto('deployments')
         .values({
           id: deployment.id,
@@ -148,8 +148,8 @@ export class DeploymentStore {
   }
 
   async save(id: string, status: DeploymentStatus, progress: DeploymentProgress, now: Date): Promise<void> {
-    await writeInSequence(this.#db, (tx) =>
-      tx
+    await writeOneInSequence(this.#db, (db) =>
+      db
         .updateTable('deployments')
         .set({ status, progress: JSON.stringify(progress), updated_at: now, watch_seq: nextWatchSeq })
         .where('id', '=', id)
