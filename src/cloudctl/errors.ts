@@ -7,6 +7,7 @@ export const CLOUDCTL_ERRORS = {
   AGENT_NOT_CONNECTED: 'no connected agent serves the account',
   OPERATION_TIMEOUT: 'the agent did not report a result in time',
   OPERATION_FAILED: 'the agent reported the operation as failed',
+  OPERATION_UNRECORDED: 'the operation went to the agent but could not be stored: its outcome is unknown',
   SESSION_CLOSED: 'the control plane is stopping',
   TASK_MOVED: 'the task no longer runs here: a client failed it, or another replica took it over',
 } as const;

@@ -89,6 +89,58 @@ describe('operations through the internal API', () => {
     });
   });
 
+  it('sends an operation whose id its caller stored while writing its row, and records a result reported at once', async () => {
+    const a = await connectedAgent(['ops-early']);
+    const pending = cp.plane.operations.execute({
+      id: 'early-1',
+      account: 'ops-early',
+      type: 'scale',
+      payload: SCALE_WEB,
+      idStoredByCaller: true,
+    });
+    const id = (await a.next((m) => m.message === 'operation')).operation?.id;
+    expect(id).toBe('early-1');
+    // Reported the moment it arrives: the result waits for the row, it is not refused as never sent.
+    const ack = await a.report({
+      operationId: id,
+      outcome: 'SUCCEEDED',
+      result: Buffer.from(JSON.stringify({ replicas: 3 })),
+    });
+    expect(ack.duplicate).toBe(false);
+    expect(await pending).toEqual({ id, outcome: 'succeeded', result: { replicas: 3 } });
+    expect(await cp.plane.store.operations.get('early-1')).toMatchObject({ state: 'succeeded' });
+  });
+
+  it('fails as OPERATION_UNRECORDED, the outcome unknown, when an operation sent while writing its row cannot be stored', async () => {
+    const a = await connectedAgent(['ops-unrecorded']);
+    // A row under the id already: the second write of it fails, after the operation went out.
+    await cp.plane.store.operations.create(
+      {
+        id: 'taken-1',
+        account: 'ops-unrecorded',
+        agentId: 'someone',
+        type: 'scale',
+        payload: JSON.stringify(SCALE_WEB),
+        deadline: new Date(Date.now() + 60_000),
+      },
+      new Date(),
+    );
+    const pending = cp.plane.operations
+      .execute({
+        id: 'taken-1',
+        account: 'ops-unrecorded',
+        type: 'scale',
+        payload: SCALE_WEB,
+        idStoredByCaller: true,
+      })
+      .catch((e: unknown) => e);
+    expect((await a.next((m) => m.message === 'operation')).operation?.id).toBe('taken-1');
+    const error = await pending;
+    expect(error).toBeInstanceOf(CloudctlError);
+    expect(error).toMatchObject({ code: 'OPERATION_UNRECORDED' });
+    expect(String((error as Error).message)).toMatch(/went to the agent, but cloudctl could not store it/);
+  });
+
   it('answers NOT_FOUND for a result of an operation never sent', async () => {
     const a = await connectedAgent(['ops-c']);
     const error = await a

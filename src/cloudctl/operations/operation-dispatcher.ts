@@ -32,6 +32,12 @@ export interface OperationRequest<T extends OperationType = OperationType> {
   payload: OperationPayload<T>;
   /** Overrides operations.waitTimeoutMs. */
   timeoutMs?: number;
+  /**
+   * The caller stored `id` where a restart finds it (a task's step): the operation goes to a session
+   * of this replica while its own row is being written, instead of after. A restart that finds no row
+   * sends it again under that id, which the agent answers with the run it has.
+   */
+  idStoredByCaller?: boolean;
 }
 
 /**
@@ -131,6 +137,8 @@ interface Waiter {
 export class OperationDispatcher {
   readonly #deps: OperationDispatcherDeps;
   readonly #waiting = new Map<string, Waiter>();
+  /** Rows of operations sent while they were being written (idStoredByCaller), until written. */
+  readonly #writing = new Map<string, Promise<void>>();
 
   constructor(deps: OperationDispatcherDeps) {
     this.#deps = deps;
@@ -160,11 +168,19 @@ export class OperationDispatcher {
     const timeoutMs = request.timeoutMs ?? this.#deps.waitTimeoutMs;
     const deadline = new Date(now().getTime() + timeoutMs);
     const payload = JSON.stringify(request.payload ?? null);
-    await store.operations.create(
-      { id, account: request.account, agentId: target.agentId, type: request.type, payload, deadline },
-      now(),
-    );
+    const row = {
+      id,
+      account: request.account,
+      agentId: target.agentId,
+      type: request.type,
+      payload,
+      deadline,
+    };
     const operation = { id, type: request.type, account: request.account, payload, deadline };
+    if (session !== undefined && request.idStoredByCaller === true) {
+      return this.#sendWhileWriting(session, row, operation, request.type);
+    }
+    await store.operations.create(row, now());
     const sentTo: SentTo = session === undefined ? 'remote' : { session: session.sessionId };
     const result = this.#wait(operation, sentTo, target.resultRetryWindowMs).then((recorded) =>
       this.#settle(request.type, recorded),
@@ -180,6 +196,51 @@ export class OperationDispatcher {
       );
     }
     return result;
+  }
+
+  /**
+   * Sends the operation to a session of this replica while its row is written: the agent's work
+   * overlaps the write, which is otherwise on the operation's path (bench:ops-latency). Its result is
+   * recorded only once the row is in (resultStorable). A row that cannot be written leaves the
+   * outcome unknown: the operation may be running, so the caller's failure is OPERATION_UNRECORDED,
+   * which a restart mends by sending it again under its id.
+   */
+  async #sendWhileWriting<T extends OperationType>(
+    session: AgentSession,
+    row: Parameters<OperationStore['create']>[0],
+    operation: Sendable,
+    type: T,
+  ): Promise<OperationOutcome<T>> {
+    const { id } = operation;
+    const writing = this.#deps.store.operations.create(row, this.#deps.now());
+    this.#writing.set(id, writing);
+    const waiting = this.#wait(operation, { session: session.sessionId }, session.resultRetryWindowMs);
+    this.#send(session, operation);
+    try {
+      await writing;
+    } catch (error) {
+      const waiter = this.#waiting.get(id);
+      if (waiter !== undefined) {
+        clearTimeout(waiter.timer);
+        this.#waiting.delete(id);
+      }
+      throw new CloudctlError(
+        'OPERATION_UNRECORDED',
+        `operation ${id} (${type} on ${operation.account}) went to the agent, but cloudctl could not store it: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    } finally {
+      this.#writing.delete(id);
+    }
+    return this.#settle(type, await waiting);
+  }
+
+  /**
+   * Resolves once the operation's row can take its result: at once, unless the operation was sent
+   * while its row was being written (then when written; rejects if it could not be).
+   */
+  resultStorable(id: string): Promise<void> {
+    return this.#writing.get(id) ?? Promise.resolve();
   }
 
   /**
@@ -343,6 +404,14 @@ export class OperationDispatcher {
       if (session === undefined) continue;
       // Taken before the await: a second change meanwhile must not send it twice.
       waiter.sentTo = { session: session.sessionId };
+      // A row still being written is reassigned once it is in (a failed write fails its sender).
+      if (
+        !(await this.resultStorable(operation.id).then(
+          () => true,
+          () => false,
+        ))
+      )
+        continue;
       if (!(await this.#deps.store.operations.reassign(operation.id, session.agentId))) continue;
       const unsafe = repeatRisk(operation);
       this.#deps.logger.info(

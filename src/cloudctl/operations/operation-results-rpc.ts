@@ -12,7 +12,7 @@ import type { OperationStore } from './operation-store.ts';
 /** What the results service uses: passed in, so tests can drive the clock and read the logs. */
 export interface OperationResultsRpcDeps {
   authenticator: AgentAuthenticator;
-  dispatcher: Pick<OperationDispatcher, 'resultRecorded'>;
+  dispatcher: Pick<OperationDispatcher, 'resultRecorded' | 'resultStorable'>;
   store: { operations: OperationStore };
   logger: Logger;
   now: () => Date;
@@ -65,6 +65,9 @@ export function operationResultsHandlers(deps: OperationResultsRpcDeps): Operati
         const outcome = request.outcome === 'SUCCEEDED' ? 'succeeded' : 'failed';
         const result = parseResult(request.result);
         const error = failure(request);
+        // An operation sent while its row was written: its result waits for the row (a row that
+        // could not be written is UNAVAILABLE here, so the agent tries again).
+        await deps.dispatcher.resultStorable(request.operationId);
         const recorded = await deps.store.operations.recordResult(
           agentId,
           { id: request.operationId, outcome, result: result.text, error },

@@ -21,10 +21,15 @@ import type { StoredTask, TaskStep, TaskStore } from './task-store.ts';
 export const ORCHESTRATION = 'ORCHESTRATION';
 
 /**
- * Failures a restart may mend: no agent served the account (nothing was sent), or the agent did not
- * report by the deadline (the outcome is unknown; the operation is sent again under its id).
+ * Failures a restart may mend: no agent served the account (nothing was sent), or the outcome is
+ * unknown (the agent did not report by the deadline, or the operation went out but could not be
+ * stored); the operation is sent again under its id.
  */
-const RETRYABLE_FAILURES: ReadonlySet<string> = new Set(['AGENT_NOT_CONNECTED', 'OPERATION_TIMEOUT']);
+const RETRYABLE_FAILURES: ReadonlySet<string> = new Set([
+  'AGENT_NOT_CONNECTED',
+  'OPERATION_TIMEOUT',
+  'OPERATION_UNRECORDED',
+]);
 
 /** What a restart found: the task, and whether it was a retryable failure that now runs again. */
 export type RestartOutcome = { task: StoredTask; restarted: boolean } | undefined;
@@ -290,7 +295,15 @@ export class TaskRunner {
     // Submitted here and never sent: the id is stored already and there is nothing to look up. The
     // step's history line is saved while the agent works, not before the operation is sent.
     if (this.#submitted.has(task.id) && step.operationId !== null) {
-      const sending = dispatcher.execute({ id: step.operationId, account, type, payload });
+      // The step's operation id is stored with the task, so the operation may go out while its own
+      // row is written (a restart finds the id, and sends it again under it).
+      const sending = dispatcher.execute({
+        id: step.operationId,
+        account,
+        type,
+        payload,
+        idStoredByCaller: true,
+      });
       const [sent, saved] = await Promise.allSettled([sending, this.#save(task)]);
       if (saved.status === 'rejected') throw saved.reason;
       if (sent.status === 'rejected') throw sent.reason;
@@ -338,6 +351,9 @@ export class TaskRunner {
             `the outcome of ${step.name} (operation ${step.operationId}) is unknown`
         : `agent ${session.agentId} did not report the result of ${step.name} (operation ${step.operationId}) ` +
             'before the deadline: its outcome is unknown';
+    }
+    if (error instanceof CloudctlError && error.code === 'OPERATION_UNRECORDED') {
+      return `the outcome of ${step.name} on account ${step.account} is unknown: ${error.message}`;
     }
     return `${step.name} could not be carried out: ${error instanceof Error ? error.message : String(error)}`;
   }
