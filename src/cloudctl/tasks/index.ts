@@ -12,7 +12,7 @@ export { type OpsRouteDeps, opsRoutes } from './ops-routes.ts';
 export { taskReader } from './task-access.ts';
 export { type TaskRouteDeps, taskRoutes } from './task-routes.ts';
 export { TaskRunner } from './task-runner.ts';
-export { type StoredTask, type TaskStep, TaskStore, taskStepSchema } from './task-store.ts';
+export { type StoredTask, type TaskStep, TaskStore, type TaskSummary, taskStepSchema } from './task-store.ts';
 export { type TaskTables, taskOwnerMigration, tasksMigration } from './task-tables.ts';
 export { type TaskView, taskSchema, taskView } from './task-view.ts';
 export { type TasksFeature, type TasksFeatureDeps, tasksFeature } from './tasks-feature.ts';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { AccountGuard } from '../accounts/index.ts';
 import { defineRoute, HttpError, queryInteger, type Route } from '../http/index.ts';
 import { taskReader } from './task-access.ts';
-import type { StoredTask, TaskStore } from './task-store.ts';
+import type { TaskStore, TaskSummary } from './task-store.ts';
 import { taskSchema, taskView } from './task-view.ts';
 
 export interface TaskRouteDeps {
@@ -21,7 +21,7 @@ const MAX_WAIT_MS = 10_000;
 const REREAD_MS = 200;
 
 /** Whether the task moved on since `before` was read. */
-const movedOn = (before: StoredTask, now: StoredTask) =>
+const movedOn = (before: TaskSummary, now: TaskSummary) =>
   now.state !== before.state ||
   now.history.length !== before.history.length ||
   now.updatedAt.getTime() !== before.updatedAt.getTime();
@@ -33,16 +33,16 @@ const movedOn = (before: StoredTask, now: StoredTask) =>
  */
 async function nextChange(
   tasks: TaskStore,
-  first: StoredTask,
-  listening: Promise<StoredTask | undefined>,
+  first: TaskSummary,
+  listening: Promise<TaskSummary | undefined>,
   deadline: number,
-): Promise<StoredTask | undefined> {
-  let next = listening;
-  let now: StoredTask | undefined = first;
+): Promise<TaskSummary | undefined> {
+  let next: Promise<TaskSummary | undefined> = listening;
+  let now: TaskSummary | undefined = first;
   while (now !== undefined && now.state === 'STARTED' && deadline > performance.now()) {
     const told = await next;
     next = tasks.changes.next(first.id, Math.max(0, Math.min(deadline - performance.now(), REREAD_MS)));
-    now = told ?? (await tasks.get(first.id));
+    now = told ?? (await tasks.summary(first.id));
     if (now === undefined || movedOn(first, now)) break;
   }
   return now;
@@ -71,7 +71,7 @@ export function taskRoutes(deps: TaskRouteDeps): Route[] {
         // Listening before the read, so a change stored between the read and the wait is not missed.
         const listening =
           query.waitMs > 0 ? tasks.changes.next(params.id, Math.min(query.waitMs, REREAD_MS)) : undefined;
-        const task = await tasks.get(params.id);
+        const task = await tasks.summary(params.id);
         // A task the user may not read is as good as absent: its id reveals nothing (nor does a wait).
         if (task === undefined || !(await taskReader(user, deps.guard))(task)) {
           throw new HttpError('NOT_FOUND', `Task not found (id: ${params.id})`);
@@ -92,7 +92,7 @@ export function taskRoutes(deps: TaskRouteDeps): Route[] {
       },
       handler: async ({ query, user }) => {
         const mayRead = await taskReader(user, deps.guard);
-        const tasks = await deps.store.tasks.recent(query.limit);
+        const tasks = await deps.store.tasks.recentSummaries(query.limit);
         return tasks.filter(mayRead).map((task) => taskView(task));
       },
     }),

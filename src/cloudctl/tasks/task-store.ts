@@ -59,13 +59,34 @@ const stored = {
   state: z.enum(['STARTED', 'COMPLETED', 'FAILED']),
 };
 
-function toTask(row: Selectable<TasksTable>): StoredTask {
+/**
+ * A task as its readers see it: everything but its steps, which hold every manifest and answer
+ * nobody (GET /task reads thousands of tasks' worth of them for nothing otherwise).
+ */
+export type TaskSummary = Omit<StoredTask, 'steps'>;
+
+/** The columns of a summary: all but the steps. */
+const SUMMARY_COLUMNS = [
+  'id',
+  'request_id',
+  'user_name',
+  'accounts',
+  'next_step',
+  'state',
+  'owner_id',
+  'retryable',
+  'history',
+  'result_objects',
+  'created_at',
+  'updated_at',
+] as const;
+
+function toSummary(row: Pick<Selectable<TasksTable>, (typeof SUMMARY_COLUMNS)[number]>): TaskSummary {
   return {
     id: row.id,
     requestId: row.request_id,
     user: row.user_name,
     accounts: stored.accounts.parse(row.accounts),
-    steps: stored.steps.parse(row.steps),
     nextStep: row.next_step,
     state: stored.state.parse(row.state),
     owner: row.owner_id,
@@ -75,6 +96,10 @@ function toTask(row: Selectable<TasksTable>): StoredTask {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+function toTask(row: Selectable<TasksTable>): StoredTask {
+  return { ...toSummary(row), steps: stored.steps.parse(row.steps) };
 }
 
 export type TaskProgress = Pick<
@@ -170,6 +195,16 @@ export class TaskStore {
   async get(id: string): Promise<StoredTask | undefined> {
     const row = await this.#db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
     return row === undefined ? undefined : toTask(row);
+  }
+
+  /** The task without its steps: what a reader of it is answered (task-view.ts). */
+  async summary(id: string): Promise<TaskSummary | undefined> {
+    const row = await this.#db
+      .selectFrom('tasks')
+      .select(SUMMARY_COLUMNS)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row === undefined ? undefined : toSummary(row);
   }
 
   async byRequestId(requestId: string): Promise<StoredTask | undefined> {
@@ -348,6 +383,17 @@ export class TaskStore {
       .limit(limit)
       .execute();
     return rows.map((row) => ({ seq: Number(row.watch_seq), task: toTask(row) }));
+  }
+
+  /** The newest tasks first, without their steps. */
+  async recentSummaries(limit: number): Promise<TaskSummary[]> {
+    const rows = await this.#db
+      .selectFrom('tasks')
+      .select(SUMMARY_COLUMNS)
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toSummary);
   }
 
   /** The newest tasks first. */

@@ -4,7 +4,7 @@
 // /{provider}/task/{id}/owner); `user` who submitted the task.
 import { z } from 'zod';
 import { taskResultObjectSchema } from './converters/index.ts';
-import type { StoredTask } from './task-store.ts';
+import type { TaskSummary } from './task-store.ts';
 
 export const taskStatusSchema = z.object({
   phase: z.string(),
@@ -45,7 +45,7 @@ function asResultObject(stored: unknown) {
   return parsed.success ? [parsed.data] : [];
 }
 
-export function taskView(task: StoredTask): TaskView {
+export function taskView(task: TaskSummary): TaskView {
   const last = task.history.at(-1) ?? { phase: 'ORCHESTRATION', status: '' };
   const done = task.state !== 'STARTED';
   // A failure a restart may mend (Orca resumes such a task: POST /task/{id}:resume).

@@ -91,6 +91,10 @@ describe.each(backends)('task ownership on $name', (backend) => {
     });
     expect(await stores.tasks.saveAsOwner(moved, 'replica-a', T0, { stepsChanged: true })).toBe(true);
     expect(await stores.tasks.get('t-steps')).toMatchObject({ steps: [{ operationId: 'op-2' }] });
+    // What readers are answered: the task but its steps.
+    const { steps: _steps, ...summary } = (await stores.tasks.get('t-steps')) as StoredTask;
+    expect(await stores.tasks.summary('t-steps')).toEqual(summary);
+    expect((await stores.tasks.recentSummaries(1000)).find((t) => t.id === 't-steps')).toEqual(summary);
   });
 
   it('fails a running task for a client, which its owner can then no longer write', async () => {
