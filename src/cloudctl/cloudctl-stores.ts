@@ -67,6 +67,11 @@ export interface CloudctlStores {
   watch: WatchStore;
   /** Said by the stores after each commit of rows a watch streams. */
   watchSignal: WatchSignal;
+  /**
+   * The database is embedded (PGlite): one session, which only this process opens, so every write
+   * to it is this process's.
+   */
+  embedded: boolean;
   /** Resolves once the database answers a query; for readiness. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -108,6 +113,7 @@ export async function openStores(
     kinds: new KindResolver(db),
     watch: new WatchStore(db),
     watchSignal,
+    embedded: target.kind === 'pglite',
     ping: () => pingDatabase(db),
     close: () => db.destroy(),
   };
