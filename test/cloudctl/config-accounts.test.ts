@@ -101,7 +101,9 @@ const definition = (name: string, read: string[]) => ({
 
 describe("accounts in cloudctl's config file", () => {
   it('are served read-only over the API, and a restart applies what changed in the file', async () => {
-    const port = await freePort();
+    // Each start listens on a port of its own: a port freed by a stop may be taken by a parallel
+    // test before the next start binds it.
+    let port = await freePort();
     await writeConfig(port, [...account('file-a', ['dev']), ...account('file-b', ['dev'])]);
     let serving = await serve();
     try {
@@ -129,7 +131,9 @@ describe("accounts in cloudctl's config file", () => {
     }
 
     // file-a changed, file-b removed, api-c now declared in the file.
-    await writeConfig(port, [...account('file-a', ['qa']), ...account('api-c', ['dev'])]);
+    const changed = [...account('file-a', ['qa']), ...account('api-c', ['dev'])];
+    port = await freePort();
+    await writeConfig(port, changed);
     serving = await serve();
     try {
       expect(serving.output()).toMatch(/"account":"file-b","change":"deleted"/);
@@ -145,7 +149,9 @@ describe("accounts in cloudctl's config file", () => {
       await stop(serving);
     }
 
-    // A start with the same file writes nothing new.
+    // A start with the same accounts writes nothing new.
+    port = await freePort();
+    await writeConfig(port, changed);
     serving = await serve();
     try {
       const history = await api(port, 'GET', '/credentials/file-a/history');
