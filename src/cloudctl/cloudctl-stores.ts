@@ -26,6 +26,7 @@ import {
   ChangeCounter,
   type DatabaseTarget,
   defaultTemplateFolder,
+  isSingleSession,
   openDatabase,
   pingDatabase,
   WatchSignal,
@@ -93,6 +94,7 @@ export async function openStores(
 ): Promise<CloudctlStores> {
   const db = await openCloudctlDatabase(target);
   const accountChanges = new ChangeCounter();
+  const embedded = isSingleSession(db);
   const watchSignal = new WatchSignal();
   return {
     agents: new AgentStore(db, accountChanges),
@@ -108,12 +110,12 @@ export async function openStores(
     previews: new PreviewStore(db),
     readModel: new ReadModel(db),
     replicas: new ReplicaStore(db, REPLICA_LEASE_MS),
-    leases: target.kind === 'pglite' ? new ProcessLeaseStore() : new LeaseStore(db),
+    leases: embedded ? new ProcessLeaseStore() : new LeaseStore(db),
     tasks: new TaskStore(db, watchSignal),
     kinds: new KindResolver(db),
     watch: new WatchStore(db),
     watchSignal,
-    embedded: target.kind === 'pglite',
+    embedded,
     ping: () => pingDatabase(db),
     close: () => db.destroy(),
   };

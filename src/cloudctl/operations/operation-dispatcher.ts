@@ -168,15 +168,8 @@ export class OperationDispatcher {
     const timeoutMs = request.timeoutMs ?? this.#deps.waitTimeoutMs;
     const deadline = new Date(now().getTime() + timeoutMs);
     const payload = JSON.stringify(request.payload ?? null);
-    const row = {
-      id,
-      account: request.account,
-      agentId: target.agentId,
-      type: request.type,
-      payload,
-      deadline,
-    };
     const operation = { id, type: request.type, account: request.account, payload, deadline };
+    const row = { ...operation, agentId: target.agentId };
     if (session !== undefined && request.idStoredByCaller === true) {
       return this.#sendWhileWriting(session, row, operation, request.type);
     }
@@ -405,13 +398,11 @@ export class OperationDispatcher {
       // Taken before the await: a second change meanwhile must not send it twice.
       waiter.sentTo = { session: session.sessionId };
       // A row still being written is reassigned once it is in (a failed write fails its sender).
-      if (
-        !(await this.resultStorable(operation.id).then(
-          () => true,
-          () => false,
-        ))
-      )
-        continue;
+      const stored = await this.resultStorable(operation.id).then(
+        () => true,
+        () => false,
+      );
+      if (!stored) continue;
       if (!(await this.#deps.store.operations.reassign(operation.id, session.agentId))) continue;
       const unsafe = repeatRisk(operation);
       this.#deps.logger.info(
