@@ -6,6 +6,7 @@ export type { Json, NullableJson, NullableTimestamp, Timestamp } from './columns
 export { copyFromStdin } from './copy-from-stdin.ts';
 export { type DatabaseTarget, type OpenDatabaseOptions, openDatabase, pingDatabase } from './database.ts';
 export { defaultTemplateFolder } from './pglite-template.ts';
+export { prepared } from './prepared-statement.ts';
 export { isSingleSession } from './single-session.ts';
 export {
   holdWatchSequence,

@@ -1,5 +1,5 @@
-// The pool Kysely is given: pg's, with clients that run `copy … from stdin` (pg-copy.ts) and that
-// survive PostgreSQL going away while they are checked out.
+// The pool Kysely is given: pg's, with clients that run `copy … from stdin` (pg-copy.ts) and named
+// statements (prepared-statement.ts), and that survive PostgreSQL going away while checked out.
 //
 // pg emits 'error' on a client whose connection dies, even when a query is running (the query fails
 // too). The pool listens only while a client is idle, so a checked-out client, such as one held by a
@@ -10,6 +10,16 @@ import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
 import { isCopyFromStdin } from './copy-from-stdin.ts';
 import { copyFromStdinWithPg } from './pg-copy.ts';
+import { preparedName } from './prepared-statement.ts';
+
+/** PostgreSQL's refusal to run a prepared statement whose result columns changed under it. */
+function isStalePlan(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as { code?: unknown }).code === '0A000' &&
+    error.message.includes('cached plan must not change result type')
+  );
+}
 
 function heldClient(client: pg.PoolClient): PostgresPoolClient {
   let lost = false;
@@ -19,12 +29,22 @@ function heldClient(client: pg.PoolClient): PostgresPoolClient {
   client.on('error', onError);
   return {
     query: ((sqlOrCursor: unknown, parameters?: readonly unknown[]) => {
-      if (
-        typeof sqlOrCursor === 'string' &&
-        parameters !== undefined &&
-        isCopyFromStdin(sqlOrCursor, parameters)
-      )
-        return copyFromStdinWithPg(client, sqlOrCursor, parameters[0] as string);
+      if (typeof sqlOrCursor === 'string' && parameters !== undefined) {
+        if (isCopyFromStdin(sqlOrCursor, parameters))
+          return copyFromStdinWithPg(client, sqlOrCursor, parameters[0] as string);
+        const name = preparedName(sqlOrCursor);
+        if (name !== undefined)
+          return client
+            .query({ name, text: sqlOrCursor, values: [...parameters] })
+            .catch((error: unknown) => {
+              if (!isStalePlan(error)) throw error;
+              // A migration (another replica's, during an upgrade) changed what the statement reads
+              // since this connection prepared it: pg would send the stale name again on every use, so
+              // the connection is dropped when released, and this read runs unnamed.
+              lost = true;
+              return client.query(sqlOrCursor, [...parameters]);
+            });
+      }
       return (client.query as (...args: unknown[]) => unknown)(sqlOrCursor, parameters);
     }) as PostgresPoolClient['query'],
     release: (destroy?: boolean) => {
