@@ -12,12 +12,18 @@ import { isCopyFromStdin } from './copy-from-stdin.ts';
 import { copyFromStdinWithPg } from './pg-copy.ts';
 import { preparedName } from './prepared-statement.ts';
 
-/** PostgreSQL's refusal to run a prepared statement whose result columns changed under it. */
+/**
+ * PostgreSQL's refusal to run a named statement this client believes prepared: its result columns
+ * changed under it (a migration, another replica's during an upgrade), or the server session does
+ * not hold it (DEALLOCATE, `DISCARD ALL`, or a pooler in front that hands each transaction another
+ * server connection).
+ */
 function isStalePlan(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code } = error as { code?: unknown };
   return (
-    error instanceof Error &&
-    (error as { code?: unknown }).code === '0A000' &&
-    error.message.includes('cached plan must not change result type')
+    (code === '0A000' && error.message.includes('cached plan must not change result type')) ||
+    code === '26000'
   );
 }
 
@@ -38,9 +44,8 @@ function heldClient(client: pg.PoolClient): PostgresPoolClient {
             .query({ name, text: sqlOrCursor, values: [...parameters] })
             .catch((error: unknown) => {
               if (!isStalePlan(error)) throw error;
-              // A migration (another replica's, during an upgrade) changed what the statement reads
-              // since this connection prepared it: pg would send the stale name again on every use, so
-              // the connection is dropped when released, and this read runs unnamed.
+              // pg would send the stale name again on every use of this connection: it is dropped
+              // when released, and this read runs unnamed.
               lost = true;
               return client.query(sqlOrCursor, [...parameters]);
             });

@@ -78,7 +78,7 @@ describe('prepared statements on one PostgreSQL connection', () => {
     await server?.stop();
   });
 
-  it('are prepared once on their connection, and answer again after a migration changed their columns', async () => {
+  it('are prepared once on their connection, and answer again after a migration changed their columns or the session lost them', async () => {
     const db = await openDatabase<Record<string, never>>({ kind: 'postgres', url: server.url }, {});
     try {
       await sql`create table prep_t (a integer)`.execute(db);
@@ -97,6 +97,14 @@ describe('prepared statements on one PostgreSQL connection', () => {
         // What another replica's migration does while this connection holds the statement.
         await sql`alter table prep_t add column b integer default 7`.execute(db);
         expect((await select(2)).rows).toEqual([{ a: 2, b: 7 }]);
+      });
+      // A session that lost its statements (DISCARD ALL, or a pooler's other server connection).
+      await db.connection().execute(async (connection) => {
+        const select = (a: number) =>
+          sql<Record<string, number>>`${prepared}select a from prep_t where a = ${a}`.execute(connection);
+        expect((await select(1)).rows).toEqual([{ a: 1 }]);
+        await sql`deallocate all`.execute(connection);
+        expect((await select(2)).rows).toEqual([{ a: 2 }]);
       });
       // The connection that held the stale statement was dropped; the pool serves on.
       const again = await sql<Record<string, number>>`${prepared}select * from prep_t where a = ${1}`.execute(
