@@ -64,7 +64,7 @@ export class AccountDirectory {
   readonly #options: AccountDirectoryOptions;
   readonly #now: () => number;
   #snapshot: Snapshot | undefined;
-  #loading: Promise<Snapshot> | undefined;
+  #loading: { generation: number; snapshot: Promise<Snapshot> } | undefined;
 
   constructor(lookups: readonly AccountLookup[], options: AccountDirectoryOptions) {
     this.#lookups = lookups;
@@ -83,24 +83,31 @@ export class AccountDirectory {
   }
 
   #current(): Promise<Snapshot> {
+    const generation = this.#options.changes.value;
     const snapshot = this.#snapshot;
     if (
       snapshot !== undefined &&
-      snapshot.generation === this.#options.changes.value &&
+      snapshot.generation === generation &&
       this.#now() - snapshot.loadedAt < this.#options.maxAgeMs
     ) {
       return Promise.resolve(snapshot);
     }
-    // One load at a time: readers arriving meanwhile share it. A write during the load bumps the
-    // counter past the generation the load started at, so the next read loads again.
-    this.#loading ??= this.#load().finally(() => {
-      this.#loading = undefined;
-    });
-    return this.#loading;
+    // Readers share a load begun since the last write of this process. A reader that comes after a
+    // write does not share one begun before it: that load may have read the accounts before the
+    // write, and a client that deleted an account and then asked for it would be told it exists.
+    if (this.#loading?.generation !== generation) {
+      const loading = {
+        generation,
+        snapshot: this.#load(generation).finally(() => {
+          if (this.#loading === loading) this.#loading = undefined;
+        }),
+      };
+      this.#loading = loading;
+    }
+    return this.#loading.snapshot;
   }
 
-  async #load(): Promise<Snapshot> {
-    const generation = this.#options.changes.value;
+  async #load(generation: number): Promise<Snapshot> {
     const loadedAt = this.#now();
     const byName = new Map<string, KnownAccount>();
     // Concurrently: on PostgreSQL the sources' queries overlap.
@@ -109,7 +116,14 @@ export class AccountDirectory {
     }
     const sorted = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
     const snapshot = { byName, sorted, generation, loadedAt };
-    this.#snapshot = snapshot;
+    // A load begun before a newer one may end after it: the newer copy stays.
+    const kept = this.#snapshot;
+    if (
+      kept === undefined ||
+      kept.generation < generation ||
+      (kept.generation === generation && kept.loadedAt <= loadedAt)
+    )
+      this.#snapshot = snapshot;
     return snapshot;
   }
 }

@@ -1,7 +1,7 @@
 // The account directory answers from a copy; these tests hold it to being exact after this
 // process's writes and to bounding how stale it gets for writes it cannot see.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AccountDirectory, agentAccounts } from '../../../src/cloudctl/accounts/index.ts';
+import { AccountDirectory, type AccountLookup, agentAccounts } from '../../../src/cloudctl/accounts/index.ts';
 import { credentialAccounts } from '../../../src/cloudctl/credentials/index.ts';
 import { type CloudctlStores, openStores } from '../../../src/cloudctl/index.ts';
 import { ChangeCounter } from '../../../src/cloudctl/store/index.ts';
@@ -105,5 +105,46 @@ describe('AccountDirectory', () => {
     await register(store, 'agent-1', 'b');
     await reading;
     expect((await directory.find('b'))?.name).toBe('b');
+  });
+
+  it('answers a read made after a delete without the account, though a load begun before the delete is still running', async () => {
+    const credentials = credentialAccounts(store.credentials);
+    let held: Promise<void> | undefined;
+    let release = () => {};
+    let read = () => {};
+    // cloudctl's own definitions, read at once, then held until released: a load caught mid-way.
+    const slow: AccountLookup = {
+      list: async () => {
+        const accounts = await credentials.list();
+        read();
+        await held;
+        return accounts;
+      },
+    };
+    const directory = new AccountDirectory([agentAccounts(store), slow], {
+      changes: store.accountChanges,
+      maxAgeMs: Number.POSITIVE_INFINITY,
+      now: () => clock,
+    });
+    await define(store, 'gone', ['dev']);
+    expect((await directory.find('gone'))?.name).toBe('gone');
+
+    held = new Promise((resolve) => {
+      release = resolve;
+    });
+    const hasRead = new Promise<void>((resolve) => {
+      read = resolve;
+    });
+    await define(store, 'other', ['dev']);
+    const before = directory.find('gone');
+    // The load this read began has read 'gone', and waits; then the delete commits.
+    await hasRead;
+    await store.credentials.delete('gone', NOW);
+    const after = directory.find('gone');
+    release();
+    expect((await before)?.name).toBe('gone');
+    expect(await after).toBeUndefined();
+    expect(await directory.find('gone')).toBeUndefined();
+    expect((await directory.find('other'))?.name).toBe('other');
   });
 });
