@@ -279,9 +279,8 @@ describe('cloudctl plan and apply-plan', () => {
       headers: { authorization: `Bearer ${TOKENS.dev}`, 'content-type': 'application/json' },
       body: JSON.stringify(deployOps(deployment('registry.example/web:6'))),
     });
-    const planned = z.object({ id: z.string() }).parse(await made.json());
     expect(made.status).toBe(201);
-    const { id } = planned;
+    const { id } = z.object({ id: z.string() }).parse(await made.json());
     const before = await liveWeb();
     await vi.waitFor(
       async () => {
