@@ -9,6 +9,12 @@ import { type SystemFixture, type SystemFixtureOptions, useSystem } from '../sup
 export const BURST = 300;
 /** The target of issue 17; the assertions allow three times as much on a loaded machine. */
 export const TARGET_MS = 10_000;
+/**
+ * The agents here redial cloudctl at most this far apart. With grpc's default (1 s growing by 1.6 up
+ * to 120 s) an outage of 20 to 45 s left the next attempt 15 to 27 s after cloudctl was back: the
+ * time measured was the backoff's, not cloudctl's recovery (docs/decisions.md).
+ */
+const REDIAL_MAX_MS = 2_000;
 
 /** Churns a BURST, twelve changes at a time, and runs `kill` when half of it is done; resolves after both. */
 export async function burstKilledHalfway(churn: ConfigMapChurn, kill: () => Promise<unknown>): Promise<void> {
@@ -37,6 +43,7 @@ export function useCrashSystem(
     kinds: ['configMap'],
     read: ['ops'],
     write: ['ops'],
+    agentBackoffMaxMs: REDIAL_MAX_MS,
     ...options,
   });
 }

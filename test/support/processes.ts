@@ -123,6 +123,11 @@ export interface SystemPlan {
   config?: string;
   /** How long cloudctl's first start, and the agent's, may take to be ready (waitReady's default otherwise). */
   readyTimeoutMs?: number;
+  /**
+   * The agent's `cloudctl.backoff.maxDelay` in milliseconds (grpc's 120 s otherwise). A test that times
+   * cloudctl's recovery caps it, or it times how far the agent's backoff grew during the outage.
+   */
+  agentBackoffMaxMs?: number;
 }
 
 /**
@@ -198,6 +203,9 @@ export class TestSystem {
       file,
       [
         `cloudctl:\n  grpc: ${options.dial ?? this.grpcAddress}\n  insecure: true\n  auth:\n    token: encrypted:env!n:TEST_AGENT_TOKEN`,
+        ...(this.#plan.agentBackoffMaxMs === undefined
+          ? []
+          : [`  backoff:\n    maxDelay: ${this.#plan.agentBackoffMaxMs * 1_000_000}`]),
         `server:\n  host: 127.0.0.1\n  port: ${healthPort}`,
         'orchestrator:\n  accounts:',
         `    - name: ${account.name}`,

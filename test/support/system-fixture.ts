@@ -24,6 +24,8 @@ export interface SystemFixtureOptions {
   beforeAgent?: () => Promise<void>;
   /** More top-level sections of cloudctl's config, as YAML (e.g. `plans:`). */
   config?: string;
+  /** The agent's redial cap (SystemPlan's `agentBackoffMaxMs`). */
+  agentBackoffMaxMs?: number;
 }
 
 export interface SystemFixture {
@@ -43,6 +45,7 @@ export function useSystem(options: SystemFixtureOptions): SystemFixture {
       dir,
       ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl() }),
       ...(options.config === undefined ? {} : { config: options.config }),
+      ...(options.agentBackoffMaxMs === undefined ? {} : { agentBackoffMaxMs: options.agentBackoffMaxMs }),
       agent: { id: name, token: options.agentToken },
       users: options.users,
       account: {
