@@ -7,8 +7,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const clusterTests = ['test/cluster/**/*.test.ts', 'test/**/*.cluster.test.ts'];
 // The fault tests (SIGKILLed processes, cut connections) report recovery times against their targets:
 // they run after the other files, by themselves, on a cluster of their own, so the times they measure
-// are the system's and not the rest of the suite's load (three files at once on two cores made a
-// cloudctl restart take 30 s where it takes 4 s alone).
+// are the system's and not the rest of the suite's load. (A cloudctl restart that converged in 4 s
+// alone took 30 s in the full suite; most of that was the agent's reconnect backoff, which the crash
+// tests now cap: docs/decisions.md, "The crash tests' agents redial cloudctl at most 2 s apart".)
 const faultTests = ['test/crash/**/*.test.ts'];
 // Files that need a process of their own (see `isolate` below): the CPU profile test reads V8's
 // profiler through node:inspector, and in a worker that ran other files first its profile showed only
