@@ -15,6 +15,7 @@ import { abortableSettlers } from '../lib/signalled-wait.ts';
 import type { BearerTokenSource } from './google-token-source.ts';
 import { KubeApiError } from './kube-api-error.ts';
 import { shareDispatchers } from './shared-dispatchers.ts';
+import { WatchCutError } from './watch-cut-error.ts';
 import { parseWatchLine, type WatchEvent } from './watch-event.ts';
 
 const NEWLINE = 0x0a;
@@ -253,9 +254,12 @@ export class KubeHttp {
     // The start of a line whose end has not come yet: the chunks it spans (a large object spans many;
     // joining them once, when its end comes, copies each once).
     let partial: Buffer[] = [];
+    const chunks = stream[Symbol.asyncIterator]();
     try {
-      for await (const value of stream) {
-        const chunk = value as Buffer;
+      for (;;) {
+        const next = await this.#nextChunk(chunks, signal);
+        if (next.done === true) break;
+        const chunk = next.value as Buffer;
         const events: WatchEvent[] = [];
         let start = 0;
         for (let end = chunk.indexOf(NEWLINE); end >= 0; end = chunk.indexOf(NEWLINE, start)) {
@@ -274,6 +278,16 @@ export class KubeHttp {
     } finally {
       // A consumer that stops early (or an abort) ends the request and frees its connection.
       if (!stream.destroyed) stream.destroy();
+    }
+  }
+
+  /** The body's next chunk; a stream that breaks (not one we abort) names the server it came from. */
+  async #nextChunk(chunks: AsyncIterator<unknown>, signal: AbortSignal): Promise<IteratorResult<unknown>> {
+    try {
+      return await chunks.next();
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw new WatchCutError(this.server, error);
     }
   }
 }

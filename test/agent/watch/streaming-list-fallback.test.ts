@@ -3,6 +3,7 @@
 // client-go's reflector does, and the watch goes on from the paginated list's version; the scope
 // still streams its next list (the failure is not a refusal). Before, the scope retried the streaming
 // list after a backoff, and a thousand scopes of a busy API server stayed unlisted for minutes.
+import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   configMap,
@@ -36,6 +37,25 @@ const FORBIDDEN = {
 let server: ScriptedApiServer;
 /** Refuses every request as RBAC would; a paginated list, if asked, would be answered. */
 let denied: ScriptedApiServer;
+/** Cuts a streaming list's connection after its first event, as a dying API server does. */
+let cutting: ScriptedApiServer;
+
+/** The paginated list both servers answer, and the watch after it: one change, then open and silent. */
+function answerList(query: URLSearchParams, response: ServerResponse): void {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  if (query.get('watch') === 'true') {
+    response.write(watchLines([{ type: 'ADDED', object: configMap('c', '21') }]));
+  } else {
+    response.end(
+      JSON.stringify({
+        kind: 'ConfigMapList',
+        apiVersion: 'v1',
+        metadata: { resourceVersion: '20' },
+        items: [configMap('a', '10'), configMap('b', '11')],
+      }),
+    );
+  }
+}
 
 beforeAll(async () => {
   denied = await startScriptedApiServer((request, response) => {
@@ -57,28 +77,25 @@ beforeAll(async () => {
   });
   server = await startScriptedApiServer((request, response) => {
     const query = new URL(request.url ?? '/', 'http://x').searchParams;
+    if (query.get('sendInitialEvents') !== 'true') return answerList(query, response);
     response.writeHead(200, { 'content-type': 'application/json' });
-    if (query.get('sendInitialEvents') === 'true') {
-      response.end(watchLines([TOO_LARGE]));
-    } else if (query.get('watch') === 'true') {
-      // The watch after the list: one change, then open and silent.
-      response.write(watchLines([{ type: 'ADDED', object: configMap('c', '21') }]));
-    } else {
-      response.end(
-        JSON.stringify({
-          kind: 'ConfigMapList',
-          apiVersion: 'v1',
-          metadata: { resourceVersion: '20' },
-          items: [configMap('a', '10'), configMap('b', '11')],
-        }),
-      );
-    }
+    response.end(watchLines([TOO_LARGE]));
+  });
+  cutting = await startScriptedApiServer((request, response) => {
+    const query = new URL(request.url ?? '/', 'http://x').searchParams;
+    if (query.get('sendInitialEvents') !== 'true') return answerList(query, response);
+    response.writeHead(200, { 'content-type': 'application/json' });
+    // The chunk is on its way before the socket goes: the agent reads an event, then the cut.
+    response.write(watchLines([{ type: 'ADDED', object: configMap('a', '10') }]), () =>
+      response.socket?.destroy(),
+    );
   });
 });
 
 afterAll(async () => {
   await server?.close();
   await denied?.close();
+  await cutting?.close();
 });
 
 describe('a streaming list that fails', () => {
@@ -100,6 +117,26 @@ describe('a streaming list that fails', () => {
     expect(paths.map((query) => query.get('sendInitialEvents'))).toEqual(['true', null, null]);
     // The watch starts where the paginated list ended.
     expect(paths[2]?.get('resourceVersion')).toBe('20');
+  });
+
+  it('cut mid-stream is listed by pages this once, and the cause names the server that cut it', async () => {
+    const { items, methods, failures } = await watchUntil(cutting, (taken) =>
+      taken.some((item) => item.type === 'event' && item.name === 'c'),
+    );
+    // The cut stream's snapshot never ends; the paginated list's, begun anew, decides what is stored.
+    expect(items).toEqual([
+      'snapshotBegin',
+      'ADDED a@10 snapshot',
+      'snapshotBegin',
+      'ADDED a@10 snapshot',
+      'ADDED b@11 snapshot',
+      'snapshotEnd',
+      'ADDED c@21 watch',
+    ]);
+    expect(methods).toEqual(['pages']);
+    expect(failures.map(String)).toEqual([
+      `WatchCutError: the watch stream from ${cutting.url} was cut: UND_ERR_SOCKET`,
+    ]);
   });
 
   it('refused by RBAC is not listed by pages: the refusal is the scope’s, as a list would be refused too', async () => {
