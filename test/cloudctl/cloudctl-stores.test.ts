@@ -284,6 +284,28 @@ describe.each(backends)('store on $name', (backend) => {
     expect(stored?.body).toEqual(object);
   });
 
+  it('stores rows past one COPY chunk (1 MiB) and one object larger than a chunk, multi-byte text intact', async () => {
+    // Two- to four-byte characters, so a row's bytes are not its characters.
+    const text = 'é 日本 🚀 \\ '.repeat(60);
+    const many = Array.from({ length: 400 }, (_, i) => {
+      const change = pod('acc-chunks', 'ns1', `p${i}`, String(i));
+      return { ...change, body: JSON.stringify({ ...JSON.parse(change.body), data: { text } }) };
+    });
+    const large = pod('acc-chunks', 'ns1', 'large', '500');
+    const largeText = 'ü'.repeat(700_000);
+    const largeBody = JSON.stringify({ ...JSON.parse(large.body), data: { largeText } });
+    expect(Buffer.byteLength(largeBody)).toBeGreaterThan(1 << 20);
+    await store.cache.apply(
+      [...many.slice(0, 200), { ...large, body: largeBody }, ...many.slice(200)],
+      at(1),
+    );
+    const stored = await store.cache.resources('acc-chunks');
+    expect(stored).toHaveLength(401);
+    const byName = new Map(stored.map((r) => [r.name, r.body]));
+    expect(byName.get('large')).toEqual(JSON.parse(largeBody));
+    for (const change of many) expect(byName.get(change.name)).toEqual(JSON.parse(change.body));
+  });
+
   it('applies a batch all or nothing', async () => {
     // A row the database refuses (bodies are text, checked at the RPC boundary; a null body
     // breaks NOT NULL), after one it accepts: neither may be stored.

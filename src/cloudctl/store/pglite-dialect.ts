@@ -15,7 +15,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import { isCopyFromStdin } from './copy-from-stdin.ts';
+import { type CopyData, isCopyFromStdin } from './copy-from-stdin.ts';
 
 /**
  * A transaction-level advisory lock (watch-sequence.ts takes one in every writing transaction). PGlite
@@ -38,7 +38,7 @@ class PGliteConnection implements DatabaseConnection {
     // from a blob, as its `/dev/blob` file.
     const result = isCopyFromStdin(compiled.sql, compiled.parameters)
       ? await this.#db.query<R>(compiled.sql.replace(/stdin$/i, "'/dev/blob'"), [], {
-          blob: new Blob([compiled.parameters[0] as string]),
+          blob: new Blob((compiled.parameters[0] as CopyData).chunks),
         })
       : await this.#db.query<R>(compiled.sql, [...compiled.parameters]);
     return result.affectedRows === undefined

@@ -8,7 +8,7 @@
 // and the client is destroyed on release instead of going back to the pool.
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
-import { isCopyFromStdin } from './copy-from-stdin.ts';
+import { type CopyData, isCopyFromStdin } from './copy-from-stdin.ts';
 import { copyFromStdinWithPg } from './pg-copy.ts';
 import { preparedName } from './prepared-statement.ts';
 
@@ -37,7 +37,7 @@ function heldClient(client: pg.PoolClient): PostgresPoolClient {
     query: ((sqlOrCursor: unknown, parameters?: readonly unknown[]) => {
       if (typeof sqlOrCursor === 'string' && parameters !== undefined) {
         if (isCopyFromStdin(sqlOrCursor, parameters))
-          return copyFromStdinWithPg(client, sqlOrCursor, parameters[0] as string);
+          return copyFromStdinWithPg(client, sqlOrCursor, parameters[0] as CopyData);
         const name = preparedName(sqlOrCursor);
         if (name !== undefined)
           return client
