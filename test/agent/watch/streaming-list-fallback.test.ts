@@ -98,18 +98,23 @@ afterAll(async () => {
   await cutting?.close();
 });
 
+/** Watches until the change after the paginated list (`c`) is taken. */
+const untilWatched = (target: ScriptedApiServer) =>
+  watchUntil(target, (taken) => taken.some((item) => item.type === 'event' && item.name === 'c'));
+
+/** What the paginated list and the watch after it give, from its snapshot's begin. */
+const LISTED_BY_PAGES = [
+  'snapshotBegin',
+  'ADDED a@10 snapshot',
+  'ADDED b@11 snapshot',
+  'snapshotEnd',
+  'ADDED c@21 watch',
+];
+
 describe('a streaming list that fails', () => {
   it('is listed by pages this once, and the watch goes on from that list’s version', async () => {
-    const { items, methods, refusals, failures } = await watchUntil(server, (taken) =>
-      taken.some((item) => item.type === 'event' && item.name === 'c'),
-    );
-    expect(items).toEqual([
-      'snapshotBegin',
-      'ADDED a@10 snapshot',
-      'ADDED b@11 snapshot',
-      'snapshotEnd',
-      'ADDED c@21 watch',
-    ]);
+    const { items, methods, refusals, failures } = await untilWatched(server);
+    expect(items).toEqual(LISTED_BY_PAGES);
     expect(methods).toEqual(['pages']);
     expect(refusals).toEqual([]);
     expect(failures.map(String)).toEqual([expect.stringContaining('Too large resource version')]);
@@ -120,19 +125,9 @@ describe('a streaming list that fails', () => {
   });
 
   it('cut mid-stream is listed by pages this once, and the cause names the server that cut it', async () => {
-    const { items, methods, failures } = await watchUntil(cutting, (taken) =>
-      taken.some((item) => item.type === 'event' && item.name === 'c'),
-    );
+    const { items, methods, failures } = await untilWatched(cutting);
     // The cut stream's snapshot never ends; the paginated list's, begun anew, decides what is stored.
-    expect(items).toEqual([
-      'snapshotBegin',
-      'ADDED a@10 snapshot',
-      'snapshotBegin',
-      'ADDED a@10 snapshot',
-      'ADDED b@11 snapshot',
-      'snapshotEnd',
-      'ADDED c@21 watch',
-    ]);
+    expect(items).toEqual(['snapshotBegin', 'ADDED a@10 snapshot', ...LISTED_BY_PAGES]);
     expect(methods).toEqual(['pages']);
     expect(failures.map(String)).toEqual([
       `WatchCutError: the watch stream from ${cutting.url} was cut: UND_ERR_SOCKET`,
