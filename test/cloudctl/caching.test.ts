@@ -152,6 +152,27 @@ describe('cache publishing', () => {
     },
   );
 
+  it('refuses a bad object in a later batch by its place in that batch, and stores nothing of that batch', async () => {
+    // Batches that queued while an earlier one committed are applied together: the refusal still
+    // names the item by its place in its own batch, not in the group.
+    const a = await connectedAgent(['cache-g']);
+    const bad = podEvent('cache-g', 'ns1', 'bad', '3');
+    if (bad.event) bad.event.object = Buffer.from('{oops');
+    const error = await a
+      .publish([
+        { sequence: 1, items: [podEvent('cache-g', 'ns1', 'first', '1')] },
+        { sequence: 2, items: [podEvent('cache-g', 'ns1', 'second', '2'), bad] },
+      ])
+      .catch((e: unknown) => e);
+    expect(isServiceError(error) && error.code).toBe(status.INVALID_ARGUMENT);
+    expect(isServiceError(error) && error.details).toBe(
+      'items[1]: object is not a JSON object: expected a member name at byte 1',
+    );
+    const stored = (await cp.plane.store.cache.resources('cache-g')).map((r) => r.name);
+    expect(stored).not.toContain('second');
+    expect(stored).not.toContain('bad');
+  });
+
   it('refuses an unauthenticated publisher', async () => {
     const anonymous = new TestAgent(cp.address);
     testAgents.track(anonymous);
