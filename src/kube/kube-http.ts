@@ -9,12 +9,13 @@ import { type Dispatcher, getGlobalDispatcher } from 'undici';
 import pkg from '../../package.json' with { type: 'json' };
 import { type BoundedBody, readBounded } from '../lib/bounded-body.ts';
 import { CodedError } from '../lib/coded-error.ts';
-import { errorCode, isRecord } from '../lib/is-record.ts';
+import { errorCode } from '../lib/is-record.ts';
 import { type RetryPolicy, withRetries } from '../lib/retry.ts';
 import { abortableSettlers } from '../lib/signalled-wait.ts';
 import type { BearerTokenSource } from './google-token-source.ts';
 import { KubeApiError } from './kube-api-error.ts';
 import { shareDispatchers } from './shared-dispatchers.ts';
+import { transportCause } from './transport-cause.ts';
 import { WatchCutError } from './watch-cut-error.ts';
 import { parseWatchLine, type WatchEvent } from './watch-event.ts';
 
@@ -71,7 +72,7 @@ const CERTIFICATE_CODE = /CERT|SIGNATURE|ALTNAME/;
 /** The API server could not be reached at all (refused, reset, DNS, TLS). */
 export class KubeTransportError extends CodedError<'KUBE_UNREACHABLE'> {
   constructor(server: string, cause: unknown) {
-    const inner = isRecord(cause) && isRecord(cause.cause) ? cause.cause : cause;
+    const inner = transportCause(cause);
     const code = errorCode(inner);
     // A bare OpenSSL code does not tell a user that the certificate is the problem, nor what to do.
     const hint =

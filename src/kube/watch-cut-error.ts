@@ -2,12 +2,13 @@
 // cut the connection mid-stream. Named apart from KubeTransportError (no connection at all): the
 // streaming list takes a cut stream as a reason to list by pages once, not as a server out of reach.
 import { CodedError } from '../lib/coded-error.ts';
-import { errorCode, isRecord } from '../lib/is-record.ts';
+import { errorCode } from '../lib/is-record.ts';
+import { transportCause } from './transport-cause.ts';
 
 export class WatchCutError extends CodedError<'KUBE_WATCH_CUT'> {
   constructor(server: string, cause: unknown) {
-    const inner = isRecord(cause) && isRecord(cause.cause) ? cause.cause : cause;
     // The server, so that a log line of an agent watching several clusters says which one went away.
-    super('KUBE_WATCH_CUT', `the watch stream from ${server} was cut: ${errorCode(inner)}`, { cause });
+    const code = errorCode(transportCause(cause));
+    super('KUBE_WATCH_CUT', `the watch stream from ${server} was cut: ${code}`, { cause });
   }
 }
