@@ -51,9 +51,10 @@ export class CopyData {
   }
 }
 
-/** Whether a compiled query is such a statement, to be run by the dialect's COPY path. */
-export function isCopyFromStdin(sql: string, parameters: readonly unknown[]): boolean {
-  return parameters.length === 1 && parameters[0] instanceof CopyData && COPY_FROM_STDIN.test(sql);
+/** The rows of a compiled query that is such a statement, for the dialect's COPY path; else undefined. */
+export function copyDataOf(sql: string, parameters: readonly unknown[]): CopyData | undefined {
+  const [data] = parameters;
+  return parameters.length === 1 && data instanceof CopyData && COPY_FROM_STDIN.test(sql) ? data : undefined;
 }
 
 const SPECIAL = /[\\\n\r\t]/g;

@@ -15,7 +15,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import { type CopyData, isCopyFromStdin } from './copy-from-stdin.ts';
+import { copyDataOf } from './copy-from-stdin.ts';
 
 /**
  * A transaction-level advisory lock (watch-sequence.ts takes one in every writing transaction). PGlite
@@ -36,11 +36,13 @@ class PGliteConnection implements DatabaseConnection {
     if (TRANSACTION_LOCK.test(compiled.sql)) return { rows: [] };
     // `copy … from stdin` with its rows as the parameter (copy-from-stdin.ts): PGlite reads them
     // from a blob, as its `/dev/blob` file.
-    const result = isCopyFromStdin(compiled.sql, compiled.parameters)
-      ? await this.#db.query<R>(compiled.sql.replace(/stdin$/i, "'/dev/blob'"), [], {
-          blob: new Blob((compiled.parameters[0] as CopyData).chunks),
-        })
-      : await this.#db.query<R>(compiled.sql, [...compiled.parameters]);
+    const copyData = copyDataOf(compiled.sql, compiled.parameters);
+    const result =
+      copyData !== undefined
+        ? await this.#db.query<R>(compiled.sql.replace(/stdin$/i, "'/dev/blob'"), [], {
+            blob: new Blob(copyData.chunks),
+          })
+        : await this.#db.query<R>(compiled.sql, [...compiled.parameters]);
     return result.affectedRows === undefined
       ? { rows: result.rows }
       : { rows: result.rows, numAffectedRows: BigInt(result.affectedRows) };

@@ -8,7 +8,7 @@
 // and the client is destroyed on release instead of going back to the pool.
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
-import { type CopyData, isCopyFromStdin } from './copy-from-stdin.ts';
+import { copyDataOf } from './copy-from-stdin.ts';
 import { copyFromStdinWithPg } from './pg-copy.ts';
 import { preparedName } from './prepared-statement.ts';
 
@@ -36,8 +36,8 @@ function heldClient(client: pg.PoolClient): PostgresPoolClient {
   return {
     query: ((sqlOrCursor: unknown, parameters?: readonly unknown[]) => {
       if (typeof sqlOrCursor === 'string' && parameters !== undefined) {
-        if (isCopyFromStdin(sqlOrCursor, parameters))
-          return copyFromStdinWithPg(client, sqlOrCursor, parameters[0] as CopyData);
+        const copyData = copyDataOf(sqlOrCursor, parameters);
+        if (copyData !== undefined) return copyFromStdinWithPg(client, sqlOrCursor, copyData);
         const name = preparedName(sqlOrCursor);
         if (name !== undefined)
           return client
