@@ -1,8 +1,8 @@
 // What cloudctl deployed, per object: each manifest a deploy step applied replaces the one recorded
-// for its object (tasks' DeployRecords port), and re-apply reads it back. One statement per deploy
-// step, whatever its number of manifests; a manifest without a kind or name (the agent would have
-// refused it) is not recorded.
-import { type Insertable, type Kysely, sql } from 'kysely';
+// for its object (tasks' DeployRecords port), and re-apply reads it back. The record is written by
+// the deploy step's own save, whatever its number of manifests; a manifest without a kind or name
+// (the agent would have refused it) is not recorded.
+import { type Expression, type Insertable, type Kysely, sql } from 'kysely';
 import { CONTENT_HASH_ANNOTATION } from '../../contract/index.ts';
 import { isRecord } from '../../lib/is-record.ts';
 import type { DeployRecords } from '../tasks/index.ts';
@@ -54,18 +54,22 @@ export class DeployedManifestStore implements DeployRecords {
     this.#db = db;
   }
 
-  async deployed(account: string, manifests: readonly unknown[], at: Date): Promise<void> {
+  recordDeployed(
+    account: string,
+    manifests: readonly unknown[],
+    at: Date,
+  ): Expression<Record<string, unknown>> | undefined {
     // One row per object: a step that names an object twice keeps the last, as the agent applied it.
     const rows = new Map<string, Insertable<DeployedManifestsTable>>();
     for (const manifest of manifests) {
       const row = rowOf(account, manifest, at);
       if (row !== undefined) rows.set(`${row.api_group}\0${row.kind}\0${row.namespace}\0${row.name}`, row);
     }
-    if (rows.size === 0) return;
+    if (rows.size === 0) return undefined;
     // The rows go as one JSON parameter, not eight parameters a row: this write is on a deploy's path
     // to its completion, and ten manifests took 2.3 ms on PGlite as eighty parameters through the
     // query builder against 1.0 ms as one (bench:ops-latency).
-    await sql`
+    return sql<Record<string, unknown>>`
       insert into deployed_manifests
         (account, api_group, kind, namespace, name, manifest, content_hash, deployed_at)
       select * from jsonb_to_recordset(${JSON.stringify([...rows.values()])}::jsonb) as given(
@@ -73,7 +77,7 @@ export class DeployedManifestStore implements DeployRecords {
         manifest text, content_hash text, deployed_at timestamptz)
       on conflict (account, api_group, kind, namespace, name) do update set
         manifest = excluded.manifest, content_hash = excluded.content_hash, deployed_at = excluded.deployed_at
-    `.execute(this.#db);
+    `;
   }
 
   /** What cloudctl last deployed of the object; undefined when it deployed none. */

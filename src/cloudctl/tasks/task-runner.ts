@@ -8,6 +8,7 @@
 // its id, so nothing an agent applied is applied twice.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Expression } from 'kysely';
 import type { Logger } from 'pino';
 import { describeFailure } from '../../contract/index.ts';
 import { CloudctlError } from '../errors.ts';
@@ -230,9 +231,16 @@ export class TaskRunner {
    * Writes the task's progress as its owner, its steps too when a step's operation id was just set;
    * throws TASK_MOVED when it is no longer ours to write.
    */
-  async #save(task: StoredTask, stepsChanged = false): Promise<void> {
+  async #save(
+    task: StoredTask,
+    stepsChanged = false,
+    alongside?: Expression<Record<string, unknown>>,
+  ): Promise<void> {
     const { tasks } = this.#deps.store;
-    const saved = await tasks.saveAsOwner(task, this.#deps.owner, this.#deps.now(), { stepsChanged });
+    const saved = await tasks.saveAsOwner(task, this.#deps.owner, this.#deps.now(), {
+      stepsChanged,
+      alongside,
+    });
     if (!saved) {
       throw new CloudctlError(
         'TASK_MOVED',
@@ -270,18 +278,44 @@ export class TaskRunner {
       const converter = CONVERTERS.find((c) => c.name === step.name);
       const resultObject = converter?.resultObject(step.input, step, outcome.result);
       if (resultObject !== undefined) task.resultObjects.push(resultObject);
-      if (step.type === 'deploy') await this.#recordDeployed(step.account, step.payload.manifests);
       task.history.push({ phase: step.phase, status: `${step.name} succeeded` });
       task.nextStep = index + 1;
-      // The last step's progress is saved with the task's completion, just below: one write less
-      // before a client can see the task done. A restart in between carries the task on at that step,
-      // whose operation id is stored, and takes the operation's stored result (#execute).
-      if (task.nextStep < task.steps.length) await this.#save(task);
+      // The last step's progress is saved with the task's completion: one write less before a client
+      // can see the task done. A restart in between carries the task on at that step, whose operation
+      // id is stored, and takes the operation's stored result (#execute).
+      if (task.nextStep === task.steps.length) complete(task);
+      await this.#saveStep(task, step);
     }
-    task.state = 'COMPLETED';
-    task.history.push({ phase: ORCHESTRATION, status: 'Orchestration completed.' });
-    await this.#save(task);
+    if (task.state !== 'COMPLETED') {
+      // No step was left to run: the completion alone.
+      complete(task);
+      await this.#save(task);
+    }
     log.info('task completed');
+  }
+
+  /**
+   * Saves a step's success, and in the same statement the manifests a deploy step applied (the drift
+   * feature's record). The task went well whatever the record does: a save that fails with it is
+   * logged and made again without it.
+   */
+  async #saveStep(task: StoredTask, step: TaskStep): Promise<void> {
+    const { account } = step;
+    const record =
+      step.type === 'deploy'
+        ? this.#deps.store.deployed?.recordDeployed(account, step.payload.manifests, this.#deps.now())
+        : undefined;
+    if (record === undefined) return this.#save(task);
+    try {
+      await this.#save(task, false, record);
+    } catch (error) {
+      if (error instanceof CloudctlError && error.code === 'TASK_MOVED') throw error;
+      this.#deps.logger.warn(
+        { err: error, taskId: task.id, account },
+        'cannot record the manifests a deploy applied',
+      );
+      await this.#save(task);
+    }
   }
 
   /**
@@ -320,15 +354,6 @@ export class TaskRunner {
     await this.#save(task, true);
     if (this.#resumed.has(task.id)) await this.#agentBack(step.account);
     return dispatcher.execute({ id: step.operationId, account, type, payload });
-  }
-
-  /** Tells what a deploy step applied; the task went well whatever the record does. */
-  async #recordDeployed(account: string, manifests: readonly unknown[]): Promise<void> {
-    await this.#deps.store.deployed
-      ?.deployed(account, manifests, this.#deps.now())
-      .catch((error: unknown) =>
-        this.#deps.logger.warn({ err: error, account }, 'cannot record the manifests a deploy applied'),
-      );
   }
 
   /** After a restart agents reconnect within seconds: give the account's agent that long to return. */
@@ -371,6 +396,12 @@ export class TaskRunner {
     });
     await this.#save(task);
   }
+}
+
+/** Marks the task completed, in its state and its history; the caller saves it. */
+function complete(task: StoredTask): void {
+  task.state = 'COMPLETED';
+  task.history.push({ phase: ORCHESTRATION, status: 'Orchestration completed.' });
 }
 
 /** The promise, unless the signal stops the wait first (with the signal's reason). */

@@ -3,7 +3,7 @@
 // operation again instead of sending it twice. A task has one owner, the replica running it: progress
 // is written only by the owner and only while the task runs, so a replica that lost the task (another
 // took it over, or a client failed it for a restart) learns so at its next write and stops.
-import type { Kysely, Selectable } from 'kysely';
+import { type Expression, type Kysely, type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import { operationCallSchema } from '../../contract/index.ts';
 import { isRecord } from '../../lib/is-record.ts';
@@ -238,17 +238,22 @@ export class TaskStore {
    * Writes the progress of a running task as its owner: false, writing nothing, when `owner` no
    * longer owns it or it no longer runs (another replica took it over; a client failed it). The steps
    * are written again only when `stepsChanged` (an operation id was set): they hold every manifest,
-   * and the other progress columns are a fraction of their size.
+   * and the other progress columns are a fraction of their size. `alongside`, a write of another
+   * table, runs in the same statement: in when the progress is (a deploy step's record, DeployRecords).
    */
   async saveAsOwner(
     task: StoredTask,
     owner: string,
     now: Date,
-    { stepsChanged }: { stepsChanged: boolean },
+    { stepsChanged, alongside }: { stepsChanged: boolean; alongside?: Expression<Record<string, unknown>> },
   ): Promise<boolean> {
     const steps = stepsChanged ? { steps: JSON.stringify(task.steps) } : {};
     const row = await writeOneInSequence(this.#db, (db) =>
-      db
+      // Kysely writes a raw common table expression as given: the parentheses are the statement's.
+      (alongside === undefined
+        ? db
+        : db.with('alongside', () => sql<Record<string, unknown>>`(${alongside})`)
+      )
         .updateTable('tasks')
         .set({ ...progressColumns(task), ...steps, updated_at: now, watch_seq: nextWatchSeq })
         .where('id', '=', task.id)

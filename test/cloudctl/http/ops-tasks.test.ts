@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkResult, isOperationType, type OperationType } from '../../../src/contract/index.ts';
 import type { ControlMessage__Output } from '../../../src/proto/index.ts';
 import {
@@ -165,6 +166,15 @@ describe('POST /ops', () => {
       '': ['namespace team-a'],
     });
     expect(task.resultObjects[0].manifests[1].metadata.namespace).toBe('team-a');
+    // What it applied is recorded with the completion, for re-apply: in once a client sees it done.
+    const key = {
+      account: 'ops-deploy',
+      group: 'apps',
+      kind: 'Deployment',
+      namespace: 'team-a',
+      name: 'web',
+    };
+    expect(await cp.plane.store.deployed.get(key)).toMatchObject({ manifest: payload.manifests[1] });
     expect(task.resultObjects[0].createdArtifacts).toEqual([
       {
         type: 'orchestrator/namespace',
@@ -359,6 +369,37 @@ describe('POST /ops', () => {
       'scaleManifest failed on account ops-fail: NOT_FOUND: deployments.apps "web" not found',
     );
     expect(task.resultObjects.at(-1)).toMatchObject({ type: 'EXCEPTION', operation: 'scaleManifest' });
+  });
+
+  it('completes a deploy whose record of what it applied the database refuses, and logs why', async () => {
+    const agent = await connectedAgent(cp.address, ['ops-unrecorded-deploy']);
+    // A real refusal: the record's statement names a table the database does not have.
+    const refused = vi
+      .spyOn(cp.plane.store.deployed, 'recordDeployed')
+      .mockReturnValue(sql<Record<string, unknown>>`insert into no_such_table values (1)`);
+    try {
+      const posted = ops.post('/ops', [
+        {
+          deployManifest: {
+            account: 'ops-unrecorded-deploy',
+            cloudProvider: 'orchestrator',
+            source: 'text',
+            manifests: [deployment('kept')],
+          },
+        },
+      ]);
+      await succeedNext(agent, { defaultNamespace: 'default', namespaces: [], omitNamespaces: [] });
+      const started = await posted;
+      await succeedNext(agent, { applied: [] }, 1);
+      const task = await taskWhen(ops, started.body.id, (t) => t.status.completed);
+      expect(task.status).toMatchObject({ completed: true, failed: false });
+      expect(refused).toHaveBeenCalled();
+      const warning = cp.logs.find((l) => l.msg === 'cannot record the manifests a deploy applied');
+      expect(warning).toMatchObject({ taskId: started.body.id, account: 'ops-unrecorded-deploy' });
+      expect(JSON.stringify(warning?.err)).toContain('no_such_table');
+    } finally {
+      refused.mockRestore();
+    }
   });
 
   it('fails the task with a message naming the account when no agent serves it', async () => {
