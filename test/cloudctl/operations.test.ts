@@ -2,7 +2,7 @@
 // its result comes back through OperationResults, once; without an answer the wait times out.
 import { status } from '@grpc/grpc-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CloudctlError } from '../../src/cloudctl/index.ts';
+import { CloudctlError, hashToken } from '../../src/cloudctl/index.ts';
 import { fromTimestamp } from '../../src/proto/index.ts';
 import {
   AGENT_TOKEN,
@@ -139,6 +139,42 @@ describe('operations through the internal API', () => {
     expect(error).toBeInstanceOf(CloudctlError);
     expect(error).toMatchObject({ code: 'OPERATION_UNRECORDED' });
     expect(String((error as Error).message)).toMatch(/went to the agent, but cloudctl could not store it/);
+  });
+
+  it("answers NOT_FOUND to another agent's result for an operation, and waits for its own agent's", async () => {
+    const otherToken = 'token-of-agent-2-77d1';
+    const two = await startTestControlPlane({
+      agents: [
+        { id: 'agent-1', tokenHash: hashToken(AGENT_TOKEN) },
+        { id: 'agent-2', tokenHash: hashToken(otherToken) },
+      ],
+    });
+    const own = testAgents.track(new TestAgent(two.address, { token: AGENT_TOKEN }));
+    const other = testAgents.track(new TestAgent(two.address, { token: otherToken }));
+    try {
+      await own.connect(helloFor('agent-1', ['ops-own']));
+      await other.connect(helloFor('agent-2', ['ops-other']));
+      const pending = two.plane.operations.execute({ account: 'ops-own', type: 'scale', payload: SCALE_WEB });
+      const id = (await own.next((m) => m.message === 'operation')).operation?.id;
+      // Its result is not taken, here or in the store, from an agent the operation did not go to.
+      const error = await other
+        .report({
+          operationId: id,
+          outcome: 'SUCCEEDED',
+          result: Buffer.from(JSON.stringify({ replicas: 9 })),
+        })
+        .catch((e: unknown) => e);
+      expect(isServiceError(error) && error.code).toBe(status.NOT_FOUND);
+      await own.report({
+        operationId: id,
+        outcome: 'SUCCEEDED',
+        result: Buffer.from(JSON.stringify({ replicas: 3 })),
+      });
+      expect(await pending).toEqual({ id, outcome: 'succeeded', result: { replicas: 3 } });
+      expect(await two.plane.store.operations.get(id ?? '')).toMatchObject({ result: { replicas: 3 } });
+    } finally {
+      await two.close();
+    }
   });
 
   it('answers NOT_FOUND for a result of an operation never sent', async () => {

@@ -122,9 +122,10 @@ interface Sendable {
 /**
  * Where a waited-for operation went: a session of this replica (sent again if that session ends),
  * another replica (which watches its own sessions), or unknown (sent by a process that has since
- * stopped: sent again to a session of this replica as soon as one serves the account).
+ * stopped: sent again to a session of this replica as soon as one serves the account). `agentId` is
+ * the agent the operation's row names, once it does: the one whose report the row will take.
  */
-type SentTo = { session: string } | 'remote' | 'unknown';
+type SentTo = { session: string; agentId?: string } | 'remote' | 'unknown';
 
 interface Waiter {
   operation: Sendable;
@@ -174,7 +175,8 @@ export class OperationDispatcher {
       return this.#sendWhileWriting(session, row, operation, request.type);
     }
     await store.operations.create(row, now());
-    const sentTo: SentTo = session === undefined ? 'remote' : { session: session.sessionId };
+    const sentTo: SentTo =
+      session === undefined ? 'remote' : { session: session.sessionId, agentId: session.agentId };
     const result = this.#wait(operation, sentTo, target.resultRetryWindowMs).then((recorded) =>
       this.#settle(request.type, recorded),
     );
@@ -207,7 +209,8 @@ export class OperationDispatcher {
     const { id } = operation;
     const writing = this.#deps.store.operations.create(row, this.#deps.now());
     this.#writing.set(id, writing);
-    const waiting = this.#wait(operation, { session: session.sessionId }, session.resultRetryWindowMs);
+    const sentTo = { session: session.sessionId, agentId: session.agentId };
+    const waiting = this.#wait(operation, sentTo, session.resultRetryWindowMs);
     this.#send(session, operation);
     try {
       await writing;
@@ -356,7 +359,8 @@ export class OperationDispatcher {
       this.#waiting.delete(id);
       earlier.reject(new CloudctlError('OPERATION_FAILED', `operation ${id} was sent again`));
     }
-    const sentTo: SentTo = session === undefined ? 'remote' : { session: session.sessionId };
+    const sentTo: SentTo =
+      session === undefined ? 'remote' : { session: session.sessionId, agentId: session.agentId };
     const waiting = this.#wait(operation, sentTo, target.resultRetryWindowMs);
     if (session !== undefined) {
       this.#deps.logger.info(
@@ -404,6 +408,9 @@ export class OperationDispatcher {
       );
       if (!stored) continue;
       if (!(await this.#deps.store.operations.reassign(operation.id, session.agentId))) continue;
+      if (this.#waiting.get(operation.id) === waiter) {
+        waiter.sentTo = { session: session.sessionId, agentId: session.agentId };
+      }
       const unsafe = repeatRisk(operation);
       this.#deps.logger.info(
         {
@@ -459,6 +466,23 @@ export class OperationDispatcher {
     const outcome = settle(type, recorded);
     this.#deps.onOutcome?.(type, outcome.outcome);
     return outcome;
+  }
+
+  /**
+   * Hands a reported result to whoever waits for it here before it is recorded, when the reporting
+   * agent is the one the operation's row names (so the record cannot refuse it): the waiting task's
+   * own writes need not queue behind the record's (bench:ops-latency). The agent is still answered
+   * only once the result is recorded, and sends it again until then. True when a waiter took it.
+   */
+  resultReported(agentId: string, reported: RecordedResult): boolean {
+    const waiter = this.#waiting.get(reported.id);
+    if (waiter === undefined || typeof waiter.sentTo === 'string' || waiter.sentTo.agentId !== agentId) {
+      return false;
+    }
+    this.#waiting.delete(reported.id);
+    clearTimeout(waiter.timer);
+    waiter.resolve(reported);
+    return true;
   }
 
   /** Called once a result is recorded: hands it to whoever waits for it, here or on another replica. */

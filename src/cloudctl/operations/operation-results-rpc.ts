@@ -1,18 +1,19 @@
 // orchagent.v1.OperationResults: records each result once per operation id and wakes whoever waits
 // for it. A redelivered result is acknowledged as a duplicate, so agents may retry freely.
+import { setImmediate } from 'node:timers/promises';
 import { status } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { type OperationFailure, operationErrorCode } from '../../contract/index.ts';
 import type { OperationResult__Output, OperationResultsHandlers } from '../../proto/index.ts';
 import type { AgentAuthenticator } from '../auth/index.ts';
 import { RpcFailure } from '../grpc/index.ts';
-import type { OperationDispatcher } from './operation-dispatcher.ts';
+import type { OperationDispatcher, RecordedResult } from './operation-dispatcher.ts';
 import type { OperationStore } from './operation-store.ts';
 
 /** What the results service uses: passed in, so tests can drive the clock and read the logs. */
 export interface OperationResultsRpcDeps {
   authenticator: AgentAuthenticator;
-  dispatcher: Pick<OperationDispatcher, 'resultRecorded' | 'resultStorable'>;
+  dispatcher: Pick<OperationDispatcher, 'resultRecorded' | 'resultReported' | 'resultStorable'>;
   store: { operations: OperationStore };
   logger: Logger;
   now: () => Date;
@@ -68,6 +69,13 @@ export function operationResultsHandlers(deps: OperationResultsRpcDeps): Operati
         // An operation sent while its row was written: its result waits for the row (a row that
         // could not be written is UNAVAILABLE here, so the agent tries again).
         await deps.dispatcher.resultStorable(request.operationId);
+        const reported: RecordedResult = { id: request.operationId, outcome, result: result.value, error };
+        // The task waiting here takes the result now, and its writes (a deploy's completion) queue
+        // before the record's: on the embedded database statements run one after another, and the
+        // record is on nobody's path but the agent's (docs/decisions.md, "An operation's result
+        // reaches its task before it is recorded").
+        const handedOver = deps.dispatcher.resultReported(agentId, reported);
+        if (handedOver) await setImmediate();
         const recorded = await deps.store.operations.recordResult(
           agentId,
           { id: request.operationId, outcome, result: result.text, error },
@@ -79,9 +87,7 @@ export function operationResultsHandlers(deps: OperationResultsRpcDeps): Operati
             `operation ${request.operationId} was not sent to this agent`,
           );
         }
-        if (recorded === 'recorded') {
-          deps.dispatcher.resultRecorded({ id: request.operationId, outcome, result: result.value, error });
-        }
+        if (recorded === 'recorded' && !handedOver) deps.dispatcher.resultRecorded(reported);
         callback(null, { duplicate: recorded === 'duplicate' });
       })().catch((error: unknown) => {
         if (error instanceof RpcFailure) {
