@@ -80,17 +80,21 @@ export async function waitReady(process: RunningProcess, url: string, timeoutMs 
   }
 }
 
-/** Writes a config file and starts `cloudctl serve` on it; resolves once /ready answers. */
+/**
+ * Writes a config file and starts `cloudctl serve` on it, with `env` over the runner's; resolves
+ * once /ready answers.
+ */
 export async function startCloudctl(
   dir: string,
   name: string,
   yaml: string,
   httpPort: number,
   readyTimeoutMs?: number,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<RunningProcess> {
   const file = join(dir, name);
   await writeFile(file, yaml);
-  const cloudctl = startProcess('cloudctl', ['serve', '--config', file]);
+  const cloudctl = startProcess('cloudctl', ['serve', '--config', file], env);
   try {
     await waitReady(cloudctl, `http://127.0.0.1:${httpPort}/ready`, readyTimeoutMs);
   } catch (error) {
