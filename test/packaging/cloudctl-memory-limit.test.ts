@@ -4,7 +4,7 @@
 // transient peak of several hundred MiB over what the process keeps (docs/decisions.md, "cloudctl's
 // chart leaves room for its embedded database's start"); under a limit below it the kernel kills the
 // pod at its first start, before it ever answers. The peak is the process's own high-water mark.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -61,6 +61,7 @@ describe("cloudctl's chart memory limit", () => {
       expect(peak / 1024 ** 2).toBeLessThan((limit * 0.9) / 1024 ** 2);
     } finally {
       await cloudctl.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 180_000);
 });
