@@ -251,6 +251,8 @@ export class TaskRunner {
 
   async #run(task: StoredTask, stopped: AbortSignal): Promise<void> {
     const log = this.#deps.logger.child({ taskId: task.id });
+    /** The last step run, whose success is saved with the task's completion. */
+    let last: TaskStep | undefined;
     for (let index = task.nextStep; index < task.steps.length; index++) {
       const step = task.steps[index];
       if (step === undefined) break;
@@ -280,30 +282,27 @@ export class TaskRunner {
       if (resultObject !== undefined) task.resultObjects.push(resultObject);
       task.history.push({ phase: step.phase, status: `${step.name} succeeded` });
       task.nextStep = index + 1;
-      // The last step's progress is saved with the task's completion: one write less before a client
-      // can see the task done. A restart in between carries the task on at that step, whose operation
-      // id is stored, and takes the operation's stored result (#execute).
-      if (task.nextStep === task.steps.length) complete(task);
-      await this.#saveStep(task, step);
+      // The last step's progress is saved with the task's completion, just below: one write less
+      // before a client can see the task done. A restart in between carries the task on at that step,
+      // whose operation id is stored, and takes the operation's stored result (#execute).
+      if (task.nextStep < task.steps.length) await this.#saveStep(task, step);
+      else last = step;
     }
-    if (task.state !== 'COMPLETED') {
-      // No step was left to run: the completion alone.
-      complete(task);
-      await this.#save(task);
-    }
+    task.state = 'COMPLETED';
+    task.history.push({ phase: ORCHESTRATION, status: 'Orchestration completed.' });
+    await this.#saveStep(task, last);
     log.info('task completed');
   }
 
   /**
-   * Saves a step's success, and in the same statement the manifests a deploy step applied (the drift
-   * feature's record). The task went well whatever the record does: a save that fails with it is
+   * Saves the task's progress after `step` succeeded (none: the progress alone), and in the same
+   * statement the manifests a deploy step applied (the drift feature's record). The task went well whatever the record does: a save that fails with it is
    * logged and made again without it.
    */
-  async #saveStep(task: StoredTask, step: TaskStep): Promise<void> {
-    const { account } = step;
+  async #saveStep(task: StoredTask, step: TaskStep | undefined): Promise<void> {
     const record =
-      step.type === 'deploy'
-        ? this.#deps.store.deployed?.recordDeployed(account, step.payload.manifests, this.#deps.now())
+      step?.type === 'deploy'
+        ? this.#deps.store.deployed?.recordDeployed(step.account, step.payload.manifests, this.#deps.now())
         : undefined;
     if (record === undefined) return this.#save(task);
     try {
@@ -311,7 +310,7 @@ export class TaskRunner {
     } catch (error) {
       if (error instanceof CloudctlError && error.code === 'TASK_MOVED') throw error;
       this.#deps.logger.warn(
-        { err: error, taskId: task.id, account },
+        { err: error, taskId: task.id, account: step?.account },
         'cannot record the manifests a deploy applied',
       );
       await this.#save(task);
@@ -396,12 +395,6 @@ export class TaskRunner {
     });
     await this.#save(task);
   }
-}
-
-/** Marks the task completed, in its state and its history; the caller saves it. */
-function complete(task: StoredTask): void {
-  task.state = 'COMPLETED';
-  task.history.push({ phase: ORCHESTRATION, status: 'Orchestration completed.' });
 }
 
 /** The promise, unless the signal stops the wait first (with the signal's reason). */
