@@ -305,12 +305,7 @@ export class OperationDispatcher {
     // The result may have been stored between the read above and the wait starting: look again.
     const again = await this.#deps.store.operations.get(id);
     if (again?.reportedAt != null) {
-      this.resultRecorded({
-        id,
-        outcome: again.state === 'failed' ? 'failed' : 'succeeded',
-        result: again.result ?? undefined,
-        error: again.error,
-      });
+      this.resultRecorded(recordedOf(again));
     } else {
       await this.#sessionsChanged();
     }
@@ -479,10 +474,15 @@ export class OperationDispatcher {
     if (waiter === undefined || typeof waiter.sentTo === 'string' || waiter.sentTo.agentId !== agentId) {
       return false;
     }
-    this.#waiting.delete(reported.id);
-    clearTimeout(waiter.timer);
-    waiter.resolve(reported);
+    this.#hand(waiter, reported);
     return true;
+  }
+
+  /** Ends a wait with its result. */
+  #hand(waiter: Waiter, recorded: RecordedResult): void {
+    this.#waiting.delete(recorded.id);
+    clearTimeout(waiter.timer);
+    waiter.resolve(recorded);
   }
 
   /** Called once a result is recorded: hands it to whoever waits for it, here or on another replica. */
@@ -499,9 +499,7 @@ export class OperationDispatcher {
         );
       return;
     }
-    this.#waiting.delete(outcome.id);
-    clearTimeout(waiter.timer);
-    waiter.resolve(outcome);
+    this.#hand(waiter, outcome);
   }
 
   /** Another replica stored the result of an operation: if it is waited for here, reads and hands it on. */
@@ -510,15 +508,7 @@ export class OperationDispatcher {
     const stored = await this.#deps.store.operations.get(operationId);
     if (stored?.reportedAt == null) return;
     const waiter = this.#waiting.get(operationId);
-    if (waiter === undefined) return;
-    this.#waiting.delete(operationId);
-    clearTimeout(waiter.timer);
-    waiter.resolve({
-      id: operationId,
-      outcome: stored.state === 'failed' ? 'failed' : 'succeeded',
-      result: stored.result ?? undefined,
-      error: stored.error,
-    });
+    if (waiter !== undefined) this.#hand(waiter, recordedOf(stored));
   }
 
   /** Reads every awaited operation again (word of stored results may have been missed). */
