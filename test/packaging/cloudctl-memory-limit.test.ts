@@ -11,22 +11,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { parseQuantity } from '../../src/lib/quantity.ts';
 import { stablePort } from '../cluster/free-port.ts';
 import { startCloudctl } from '../support/processes.ts';
 
 const VALUES = join(import.meta.dirname, '../../helm/cloudctl/values.yaml');
 
-/** The chart's default memory limit in bytes (a Kubernetes quantity in Mi or Gi). */
+/** The chart's default memory limit in bytes. */
 function chartMemoryLimit(): number {
-  const values = z
+  const { memory } = z
     .object({ resources: z.object({ limits: z.object({ memory: z.string() }) }) })
-    .parse(load(readFileSync(VALUES, 'utf8')));
-  const quantity = /^(\d+)(Mi|Gi)$/.exec(values.resources.limits.memory);
-  if (quantity === null)
-    throw new Error(
-      `resources.limits.memory: expected <n>Mi or <n>Gi, found ${values.resources.limits.memory}`,
-    );
-  return Number(quantity[1]) * (quantity[2] === 'Gi' ? 1024 ** 3 : 1024 ** 2);
+    .parse(load(readFileSync(VALUES, 'utf8'))).resources.limits;
+  const quantity = parseQuantity(memory);
+  if (quantity === undefined) throw new Error(`resources.limits.memory: not a quantity: ${memory}`);
+  return Number(quantity.numerator / quantity.denominator);
 }
 
 /** The process's peak resident memory so far (VmHWM), in bytes. */
