@@ -15,6 +15,9 @@ const VALID = [
   '{\n  "pretty": [ 1 , 2 ],\r\n\t"x" : { }\n}',
   `{"long":"${'x'.repeat(5000)}","é":"ünïcödé ✓"}`,
   `{"escaped":"${'\\"'.repeat(40)}"}`,
+  // Past a string's first 32 bytes its end and escapes are found by native searches.
+  `{"long":"${'x'.repeat(40)}\\"${'y'.repeat(40)}\\\\","next":"${'z'.repeat(40)}\\u00e9\\n"}`,
+  `{"long":"${'x'.repeat(40)}\\\\","after":"a \\\\ b"}`,
 ];
 
 const INVALID = [
@@ -36,16 +39,25 @@ const INVALID = [
   '{"a":"raw\ncontrol"}',
   '{"a":[1,2}',
   '{"a":[1,]}',
+  `{"a":"${'x'.repeat(40)}\\q escape"}`,
+  `{"a":"${'x'.repeat(40)}\\u12g4"}`,
+  `{"a":"${'x'.repeat(40)}\u0001 control"}`,
+  `{"a":"${'x'.repeat(40)}\ttab"}`,
+  `{"a":"${'x'.repeat(40)}`,
+  `{"a":"${'x'.repeat(40)}\\"}`,
+  `{"a":"${'x'.repeat(40)}\\u00"}`,
 ];
 
 describe('assertJsonObject (strict)', () => {
   it.each(VALID)('accepts what JSON.parse accepts: %#', (text) => {
     expect(JSON.parse(text)).toBeTypeOf('object');
     expect(() => assertJsonObject(Buffer.from(text))).not.toThrow();
+    expect(() => assertJsonObject(Buffer.from(text), text)).not.toThrow();
   });
 
   it.each(INVALID)('refuses what is not one JSON object: %#', (text) => {
     expect(() => assertJsonObject(Buffer.from(text))).toThrow(/at byte \d+/);
+    expect(() => assertJsonObject(Buffer.from(text), text)).toThrow(/at byte \d+/);
   });
 
   it('takes nesting 500 deep and refuses more than 512 levels, rather than risk the stack', () => {

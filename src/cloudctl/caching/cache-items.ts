@@ -19,13 +19,14 @@ function scopeOf(scope: WatchScope__Output | null, index: number): WatchScope {
 
 /** The object's JSON text, once checked to be one JSON object (it is stored as sent, as text). */
 function jsonObject(bytes: Buffer, index: number): string {
+  const text = bytes.toString('utf8');
   try {
-    assertJsonObject(bytes);
+    assertJsonObject(bytes, text);
   } catch (error) {
     if (error instanceof JsonScanError) throw invalid(index, `object is not a JSON object: ${error.message}`);
     throw error;
   }
-  return bytes.toString('utf8');
+  return text;
 }
 
 /** The drift the agent sent, as the JSON text the cache stores; null for none (or no manager). */
