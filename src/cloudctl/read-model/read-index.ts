@@ -31,6 +31,11 @@ const APPLICATION_KEYS = [
   'deploy.vendor.io/application',
   'app.kubernetes.io/name',
 ];
+/**
+ * Text every application key holds: one search for it rules most bodies out (a short needle is found
+ * natively several times faster than the three keys each searched for through the whole body).
+ */
+const IN_EVERY_KEY = '.io/';
 
 /** Null for an empty object (the view reads it back as `{}`). */
 function jsonOrNull(value: object): string | null {
@@ -57,7 +62,7 @@ export class ReadIndex implements CacheIndexer {
     // substring test spares parsing them, and the parse below still decides for those it lets by.
     if (
       roleOf(object.group, object.kind) === 'raw' &&
-      !APPLICATION_KEYS.some((k) => object.body.includes(k))
+      !(object.body.includes(IN_EVERY_KEY) && APPLICATION_KEYS.some((k) => object.body.includes(k)))
     ) {
       return NOT_INDEXED;
     }

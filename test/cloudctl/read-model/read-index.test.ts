@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CacheChange } from '../../../src/cloudctl/caching/index.ts';
 import { type CloudctlStores, openStores } from '../../../src/cloudctl/index.ts';
+import { INDEX_COLUMNS, ReadIndex } from '../../../src/cloudctl/read-model/read-index.ts';
 import { serverGroupOf } from '../../../src/cloudctl/read-model/views.ts';
 
 const NOW = new Date('2026-01-01T00:00:00.000Z');
@@ -248,5 +249,40 @@ describe('the read index', () => {
       'replicaSet web-1',
     ]);
     expect((await store.readModel.search([ACCOUNT], ['instance'], '%', 0, 10)).total).toBe(0);
+  });
+});
+
+// An object of no role (a ConfigMap) is indexed only when one of the application keys names its
+// application; the index rules most such bodies out by a substring search before any parse, so each
+// key is checked to still let its object through.
+describe('ReadIndex.derive for objects of no role', () => {
+  const index = new ReadIndex();
+  const configMap = (metadata: Record<string, unknown>) => ({
+    account: ACCOUNT,
+    group: '',
+    version: 'v1',
+    kind: 'ConfigMap',
+    namespace: NS,
+    name: 'settings',
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { 'a.yaml': 'x: 1\n' } }),
+  });
+  const application = (values: readonly unknown[]) =>
+    values[INDEX_COLUMNS.findIndex((c) => c.name === 'application')];
+
+  it.each([
+    ['the moniker annotation', { annotations: { 'moniker.spinnaker.io/application': 'shop' } }],
+    ['the deployment mark', { annotations: { 'deploy.vendor.io/application': 'shop' } }],
+    ['the recommended label', { labels: { 'app.kubernetes.io/name': 'shop' } }],
+  ])('indexes one named by %s', (_, metadata) => {
+    expect(application(index.derive(configMap({ name: 'settings', ...metadata })))).toBe('shop');
+  });
+
+  it('indexes nothing for one without an application, with other well-known keys or none', () => {
+    for (const metadata of [
+      { name: 'settings' },
+      { name: 'settings', annotations: { 'kubernetes.io/description': 'root CA' } },
+    ]) {
+      expect(index.derive(configMap(metadata)).every((value) => value === null)).toBe(true);
+    }
   });
 });
