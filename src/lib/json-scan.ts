@@ -66,59 +66,44 @@ export function pastString(b: Buffer, start: number): number {
 }
 
 /**
- * `pastString` for bytes with no control character: a long string's end and its escapes are found
- * by native searches (a ConfigMap's file is most of its object), each escape still checked.
+ * The index just past the string whose opening quote is at `start`, its end found by native search.
+ * Most strings are short (keys, names): a loop finds their end soonest. A long one (a ConfigMap's
+ * value) goes to the native search, whose call costs about what 30 bytes of the loop do. `checked`:
+ * each escape is checked, for bytes known to hold no control character (as strict as `pastString`);
+ * else the content is trusted (the API server's own output): only quotes and backslashes are looked at.
  */
-function pastControlFreeString(b: Buffer, start: number): number {
-  // Short strings (keys, names) end soonest by the loop, as in skipString.
+function searchedStringEnd(b: Buffer, start: number, checked: boolean): number {
   const short = Math.min(b.length, start + 33);
   let i = start + 1;
   for (; i < short; i++) {
     const c = b[i];
     if (c === QUOTE) return i + 1;
-    if (c === BACKSLASH) i = pastEscape(b, i) - 1;
+    if (c === BACKSLASH) i = checked ? pastEscape(b, i) - 1 : i + 1;
   }
   for (;;) {
     const quote = b.indexOf(QUOTE, i);
     if (quote < 0) throw new JsonScanError('unterminated string', start);
-    // The search for backslashes stops at the quote: past it they belong to other strings.
-    const upToQuote = b.subarray(0, quote);
-    for (let slash = upToQuote.indexOf(BACKSLASH, i); slash >= 0; slash = upToQuote.indexOf(BACKSLASH, i))
-      i = pastEscape(b, slash);
-    // An escape may have taken the quote itself (`\"`): then the string goes on past it.
-    if (i <= quote) return quote + 1;
-  }
-}
-
-/**
- * The index just past the string whose opening quote is at `start`, trusting its content (the
- * API server's own output): only quotes and backslashes are looked at.
- */
-function skipString(b: Buffer, start: number): number {
-  // Most strings are short (keys, names): a loop finds their end soonest. A long one (a ConfigMap's
-  // value) goes to the native search, whose call costs about what 30 bytes of the loop do.
-  const short = Math.min(b.length, start + 33);
-  let i = start + 1;
-  for (; i < short; i++) {
-    const c = b[i];
-    if (c === QUOTE) return i + 1;
-    if (c === BACKSLASH) i++;
-  }
-  for (;;) {
-    const quote = b.indexOf(QUOTE, i);
-    if (quote < 0) throw new JsonScanError('unterminated string', start);
-    // A quote after an odd number of backslashes is part of the string.
-    let slashes = 0;
-    while (b[quote - 1 - slashes] === BACKSLASH && quote - 1 - slashes > start) slashes++;
-    if (slashes % 2 === 0) return quote + 1;
-    i = quote + 1;
+    if (checked) {
+      // The search for backslashes stops at the quote: past it they belong to other strings.
+      const upToQuote = b.subarray(0, quote);
+      for (let slash = upToQuote.indexOf(BACKSLASH, i); slash >= 0; slash = upToQuote.indexOf(BACKSLASH, i))
+        i = pastEscape(b, slash);
+      // An escape may have taken the quote itself (`\"`): then the string goes on past it.
+      if (i <= quote) return quote + 1;
+    } else {
+      // A quote after an odd number of backslashes is part of the string.
+      let slashes = 0;
+      while (b[quote - 1 - slashes] === BACKSLASH && quote - 1 - slashes > start) slashes++;
+      if (slashes % 2 === 0) return quote + 1;
+      i = quote + 1;
+    }
   }
 }
 
 /** The index just past the string whose opening quote is at `start`, checked as `strict` says. */
 function stringEnd(b: Buffer, start: number, strict: Strictness): number {
-  if (strict === 'control-free') return pastControlFreeString(b, start);
-  return strict ? pastString(b, start) : skipString(b, start);
+  if (strict === 'control-free') return searchedStringEnd(b, start, true);
+  return strict ? pastString(b, start) : searchedStringEnd(b, start, false);
 }
 
 /** A literal or number; with `strict`, checked as JSON.parse would. */
@@ -173,12 +158,12 @@ export function pastValue(b: Buffer, start: number, strict: Strictness, depth = 
  */
 export function skipValue(b: Buffer, start: number): number {
   const first = b[start];
-  if (first === QUOTE) return skipString(b, start);
+  if (first === QUOTE) return searchedStringEnd(b, start, false);
   if (first !== OPEN_BRACE && first !== OPEN_BRACKET) return pastScalar(b, start, false);
   let depth = 0;
   for (let i = start; i < b.length; i++) {
     const c = b[i];
-    if (c === QUOTE) i = skipString(b, i) - 1;
+    if (c === QUOTE) i = searchedStringEnd(b, i, false) - 1;
     else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
     else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth === 0) return i + 1;
   }
