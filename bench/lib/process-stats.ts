@@ -2,6 +2,7 @@
 // agent, Go informer), so that no figure depends on what a program says of itself.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { procStatus, statusBytes } from '../../test/support/proc-status.ts';
 
 export interface ProcessStats {
   /** Resident set size now (VmRSS). */
@@ -19,22 +20,16 @@ function clockTicks(): number {
   return ticksPerSecond;
 }
 
-function statusKb(status: string, field: string): number {
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
-  if (match?.[1] === undefined) throw new Error(`/proc status has no ${field}`);
-  return Number(match[1]) * 1024;
-}
-
 export function processStats(pid: number): ProcessStats {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const status = procStatus(pid);
   // The command name (field 2) may hold spaces: the numeric fields start after its closing paren.
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
   return {
-    rssBytes: statusKb(status, 'VmRSS'),
-    peakRssBytes: statusKb(status, 'VmHWM'),
+    rssBytes: statusBytes(status, 'VmRSS'),
+    peakRssBytes: statusBytes(status, 'VmHWM'),
     cpuSeconds: (utime + stime) / clockTicks(),
   };
 }

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseQuantity } from '../../src/lib/quantity.ts';
 import { stablePort } from '../cluster/free-port.ts';
+import { procStatus, statusBytes } from '../support/proc-status.ts';
 import { startCloudctl } from '../support/processes.ts';
 
 const VALUES = join(import.meta.dirname, '../../helm/cloudctl/values.yaml');
@@ -25,13 +26,6 @@ function chartMemoryLimit(): number {
   const quantity = parseQuantity(memory);
   if (quantity === undefined) throw new Error(`resources.limits.memory: not a quantity: ${memory}`);
   return Number(quantity.numerator / quantity.denominator);
-}
-
-/** The process's peak resident memory so far (VmHWM), in bytes. */
-function peakResident(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmHWM:\s+(\d+) kB$/m);
-  if (line === null) throw new Error(`/proc/${pid}/status has no VmHWM`);
-  return Number(line[1]) * 1024;
 }
 
 describe("cloudctl's chart memory limit", () => {
@@ -54,7 +48,7 @@ describe("cloudctl's chart memory limit", () => {
       await sleep(3_000);
       const pid = cloudctl.child.pid;
       if (pid === undefined) throw new Error('cloudctl has no pid');
-      const peak = peakResident(pid);
+      const peak = statusBytes(procStatus(pid), 'VmHWM');
       // A tenth of the limit spare: the peak moves a little with the machine and the release.
       expect(peak / 1024 ** 2).toBeLessThan((limit * 0.9) / 1024 ** 2);
     } finally {

@@ -127,6 +127,10 @@ interface Sendable {
  */
 type SentTo = { session: string; agentId?: string } | 'remote' | 'unknown';
 
+/** Sent to the session, whose agent the operation's row names; none here: another replica's. */
+const sentToSession = (session: AgentSession | undefined): SentTo =>
+  session === undefined ? 'remote' : { session: session.sessionId, agentId: session.agentId };
+
 interface Waiter {
   operation: Sendable;
   sentTo: SentTo;
@@ -175,8 +179,7 @@ export class OperationDispatcher {
       return this.#sendWhileWriting(session, row, operation, request.type);
     }
     await store.operations.create(row, now());
-    const sentTo: SentTo =
-      session === undefined ? 'remote' : { session: session.sessionId, agentId: session.agentId };
+    const sentTo = sentToSession(session);
     const result = this.#wait(operation, sentTo, target.resultRetryWindowMs).then((recorded) =>
       this.#settle(request.type, recorded),
     );
@@ -209,8 +212,7 @@ export class OperationDispatcher {
     const { id } = operation;
     const writing = this.#deps.store.operations.create(row, this.#deps.now());
     this.#writing.set(id, writing);
-    const sentTo = { session: session.sessionId, agentId: session.agentId };
-    const waiting = this.#wait(operation, sentTo, session.resultRetryWindowMs);
+    const waiting = this.#wait(operation, sentToSession(session), session.resultRetryWindowMs);
     this.#send(session, operation);
     try {
       await writing;
@@ -354,8 +356,7 @@ export class OperationDispatcher {
       this.#waiting.delete(id);
       earlier.reject(new CloudctlError('OPERATION_FAILED', `operation ${id} was sent again`));
     }
-    const sentTo: SentTo =
-      session === undefined ? 'remote' : { session: session.sessionId, agentId: session.agentId };
+    const sentTo = sentToSession(session);
     const waiting = this.#wait(operation, sentTo, target.resultRetryWindowMs);
     if (session !== undefined) {
       this.#deps.logger.info(
@@ -404,7 +405,7 @@ export class OperationDispatcher {
       if (!stored) continue;
       if (!(await this.#deps.store.operations.reassign(operation.id, session.agentId))) continue;
       if (this.#waiting.get(operation.id) === waiter) {
-        waiter.sentTo = { session: session.sessionId, agentId: session.agentId };
+        waiter.sentTo = sentToSession(session);
       }
       const unsafe = repeatRisk(operation);
       this.#deps.logger.info(

@@ -296,8 +296,8 @@ export class TaskRunner {
 
   /**
    * Saves the task's progress after `step` succeeded (none: the progress alone), and in the same
-   * statement the manifests a deploy step applied (the drift feature's record). The task went well whatever the record does: a save that fails with it is
-   * logged and made again without it.
+   * statement the manifests a deploy step applied (the drift feature's record). The task went well
+   * whatever the record does: a save that fails with it is logged and made again without it.
    */
   async #saveStep(task: StoredTask, step: TaskStep | undefined): Promise<void> {
     const record =
