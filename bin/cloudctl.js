@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072 node --max-semi-space-size=16
 // The sources are TypeScript run directly by Node's type stripping (Node >= 22.18/24),
 // so there is no build step between a change and a run. Older Node gets a clear message.
 const [major, minor] = process.versions.node.split('.').map(Number);

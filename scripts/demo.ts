@@ -19,6 +19,8 @@ import { locateBinaryCache } from '../test/cluster/binary-cache.ts';
 import { buildBinaries } from '../test/cluster/build-binaries.ts';
 import { startCluster } from '../test/cluster/cluster.ts';
 import { stablePort } from '../test/cluster/free-port.ts';
+import { agentCommand } from '../test/support/agent-command.ts';
+import { cloudctlCommand } from '../test/support/cloudctl-command.ts';
 import { startDemoProcess } from './demo-process.ts';
 import { startDemoWebhookJob } from './demo-webhook-job.ts';
 
@@ -144,8 +146,9 @@ process.once('SIGINT', () => void shutdown(0));
 process.once('SIGTERM', () => void shutdown(0));
 
 /**
- * Starts one of our binaries with its output in `log`. If it exits on its own, the demo prints the
- * end of that log and ends; the work directory holding the log is then kept (see `shutdown`).
+ * Starts one of our binaries with its output in `log`, with the Node flags and environment it ships
+ * with (its shebang's, the image's). If it exits on its own, the demo prints the end of that log and
+ * ends; the work directory holding the log is then kept (see `shutdown`).
  */
 function startLogged(
   bin: 'cloudctl' | 'orch-agent',
@@ -154,9 +157,7 @@ function startLogged(
   log: string,
 ) {
   const started = startDemoProcess({
-    command: process.execPath,
-    args: [join(ROOT, 'bin', `${bin}.js`), ...args],
-    env: { ...process.env, ...env },
+    ...(bin === 'orch-agent' ? agentCommand(args, env) : cloudctlCommand(args, env)),
     log,
     onEnded: ({ how, tail }) => {
       say(`${bin} exited (${how}); the last ${tail.length} lines of its log (${log}):`);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { load, loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { CLOUDCTL_NODE_FLAGS } from '../../src/cloudctl/cloudctl-runtime.ts';
 import { parseConfig } from '../../src/cloudctl/config/index.ts';
 import { hashToken } from '../../src/cloudctl/index.ts';
 import { isRecord } from '../../src/lib/is-record.ts';
@@ -75,7 +76,13 @@ describe("cloudctl's Helm chart", () => {
     expect(deployment?.spec.strategy).toBeUndefined();
     const pod = deployment?.spec.template.spec;
     const [container] = pod.containers;
-    expect(container.command).toEqual(['/usr/bin/tini', '--', 'node', '/app/bin/cloudctl.js']);
+    expect(container.command).toEqual([
+      '/usr/bin/tini',
+      '--',
+      'node',
+      ...CLOUDCTL_NODE_FLAGS,
+      '/app/bin/cloudctl.js',
+    ]);
     expect(container.args).toEqual(['serve', '--config', '/etc/cloudctl/config.yaml']);
     expect(container.readinessProbe.httpGet).toEqual({ path: '/ready', port: 'http' });
     expect(container.livenessProbe.httpGet).toEqual({ path: '/health', port: 'http' });

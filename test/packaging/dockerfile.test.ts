@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { AGENT_ENV, AGENT_NODE_FLAGS, LAZY_PACKAGES } from '../../src/agent/agent-runtime.ts';
+import { CLOUDCTL_ENV, CLOUDCTL_NODE_FLAGS } from '../../src/cloudctl/cloudctl-runtime.ts';
 import { pythonToolPath } from '../tools/python-tools.ts';
 
 const run = promisify(execFile);
@@ -67,6 +68,17 @@ describe('Dockerfile', () => {
     const settings = Object.entries(AGENT_ENV).map(([name, value]) => `${name}=${value}`);
     const shebang = readFileSync(join(root, 'bin/orch-agent.js'), 'utf8').split('\n')[0];
     expect(shebang).toBe(`#!/usr/bin/env -S ${settings.join(' ')} node ${AGENT_NODE_FLAGS.join(' ')}`);
+    const env = finalStage
+      .filter((i) => i.keyword === 'ENV')
+      .flatMap((i) => i.args.split(/\s+/))
+      .filter((word) => word.includes('='));
+    expect(env).toEqual(expect.arrayContaining(settings));
+  });
+
+  it("gives cloudctl's bin the environment the image gives it, and the chart's Node flags", () => {
+    const settings = Object.entries(CLOUDCTL_ENV).map(([name, value]) => `${name}=${value}`);
+    const shebang = readFileSync(join(root, 'bin/cloudctl.js'), 'utf8').split('\n')[0];
+    expect(shebang).toBe(`#!/usr/bin/env -S ${settings.join(' ')} node ${CLOUDCTL_NODE_FLAGS.join(' ')}`);
     const env = finalStage
       .filter((i) => i.keyword === 'ENV')
       .flatMap((i) => i.args.split(/\s+/))

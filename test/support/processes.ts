@@ -9,8 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { hashToken } from '../../src/cloudctl/index.ts';
 import { freePort, stablePort } from '../cluster/free-port.ts';
 import { agentCommand } from './agent-command.ts';
-
-const ROOT = join(import.meta.dirname, '../..');
+import { cloudctlCommand } from './cloudctl-command.ts';
 
 export interface RunningProcess {
   child: ChildProcess;
@@ -25,14 +24,7 @@ export function startProcess(
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): RunningProcess {
-  const run =
-    bin === 'orch-agent'
-      ? agentCommand(args, env)
-      : {
-          command: process.execPath,
-          args: [join(ROOT, 'bin', 'cloudctl.js'), ...args],
-          env: { ...process.env, ...env },
-        };
+  const run = bin === 'orch-agent' ? agentCommand(args, env) : cloudctlCommand(args, env);
   const child = spawn(run.command, run.args, { env: run.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
