@@ -64,27 +64,24 @@ describe('Dockerfile', () => {
     expect(finalStage.some((i) => i.keyword === 'RUN' && /apt-get install .*tini/.test(i.args))).toBe(true);
   });
 
-  it('runs the agent with the same Node flags and environment as its bin and the benchmarks', () => {
-    const settings = Object.entries(AGENT_ENV).map(([name, value]) => `${name}=${value}`);
-    const shebang = readFileSync(join(root, 'bin/orch-agent.js'), 'utf8').split('\n')[0];
-    expect(shebang).toBe(`#!/usr/bin/env -S ${settings.join(' ')} node ${AGENT_NODE_FLAGS.join(' ')}`);
-    const env = finalStage
-      .filter((i) => i.keyword === 'ENV')
-      .flatMap((i) => i.args.split(/\s+/))
-      .filter((word) => word.includes('='));
-    expect(env).toEqual(expect.arrayContaining(settings));
-  });
-
-  it("gives cloudctl's bin the environment the image gives it, and the chart's Node flags", () => {
-    const settings = Object.entries(CLOUDCTL_ENV).map(([name, value]) => `${name}=${value}`);
-    const shebang = readFileSync(join(root, 'bin/cloudctl.js'), 'utf8').split('\n')[0];
-    expect(shebang).toBe(`#!/usr/bin/env -S ${settings.join(' ')} node ${CLOUDCTL_NODE_FLAGS.join(' ')}`);
-    const env = finalStage
-      .filter((i) => i.keyword === 'ENV')
-      .flatMap((i) => i.args.split(/\s+/))
-      .filter((word) => word.includes('='));
-    expect(env).toEqual(expect.arrayContaining(settings));
-  });
+  // The agent's flags are the ENTRYPOINT's (above); cloudctl's are its chart's command
+  // (cloudctl-chart.cluster.test.ts). The image's ENV is both programs'.
+  it.each([
+    { program: 'the agent', bin: 'bin/orch-agent.js', flags: AGENT_NODE_FLAGS, settings: AGENT_ENV },
+    { program: 'cloudctl', bin: 'bin/cloudctl.js', flags: CLOUDCTL_NODE_FLAGS, settings: CLOUDCTL_ENV },
+  ])(
+    'runs $program with the same Node flags and environment as its bin and the benchmarks',
+    ({ bin, flags, settings }) => {
+      const assignments = Object.entries(settings).map(([name, value]) => `${name}=${value}`);
+      const shebang = readFileSync(join(root, bin), 'utf8').split('\n')[0];
+      expect(shebang).toBe(`#!/usr/bin/env -S ${assignments.join(' ')} node ${flags.join(' ')}`);
+      const env = finalStage
+        .filter((i) => i.keyword === 'ENV')
+        .flatMap((i) => i.args.split(/\s+/))
+        .filter((word) => word.includes('='));
+      expect(env).toEqual(expect.arrayContaining(assignments));
+    },
+  );
 
   it('writes nothing at run time outside /tmp, so a read-only root filesystem works', () => {
     // The app files are root-owned (read-only to the runtime user) and nothing declares a volume

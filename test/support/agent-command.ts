@@ -3,17 +3,11 @@
 // holds the shebang to them), so a process test runs the agent as users do, not as a bare script.
 import { join } from 'node:path';
 import { AGENT_ENV, AGENT_NODE_FLAGS } from '../../src/agent/agent-runtime.ts';
+import { type NodeCommand, nodeCommand } from './node-command.ts';
 
 export const AGENT_BIN = join(import.meta.dirname, '../../bin/orch-agent.js');
 
 /** The command, arguments and environment that run `orch-agent ARGS`. */
-export function agentCommand(
-  args: readonly string[],
-  env: NodeJS.ProcessEnv = {},
-): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
-  return {
-    command: process.execPath,
-    args: [...AGENT_NODE_FLAGS, AGENT_BIN, ...args],
-    env: { ...process.env, ...AGENT_ENV, ...env },
-  };
+export function agentCommand(args: readonly string[], env: NodeJS.ProcessEnv = {}): NodeCommand {
+  return nodeCommand(AGENT_BIN, { flags: AGENT_NODE_FLAGS, settings: AGENT_ENV }, args, env);
 }
