@@ -2,6 +2,7 @@
 // with the flags of the bin's shebang and the environment the image gives it. Each program's
 // settings live beside it (src/agent/agent-runtime.ts, src/cloudctl/cloudctl-runtime.ts), and
 // test/packaging holds the shebangs, the image and the charts to them.
+
 /** The command, arguments and environment that run the bin with `args`. */
 export interface NodeCommand {
   command: string;
