@@ -6,13 +6,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestControlPlane, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { type ApiClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
-import { createNamespace, deleteObject, msUntil, type RunningAgent, startAgent } from './watch-fixture.ts';
+import { msUntil as pollEvery } from '../in-process-agent.ts';
+import { createNamespace, deleteObject, type RunningAgent, startAgent } from './watch-fixture.ts';
 
 const NS = 'cache-groups';
 const ACCOUNTS = ['g0', 'g1', 'g2', 'g3', 'g4'];
 const GROUP_SIZE = 2;
 const DELAY_MS = 1500;
-/** How late the poll below may notice a scope; it polls every 10 ms, on a busy 2-core machine. */
+const POLL_MS = 10;
+/** How late the poll below may notice a scope; it polls every POLL_MS, on a busy 2-core machine. */
 const POLL_SLACK_MS = 150;
 
 let cp: TestControlPlane;
@@ -48,8 +50,8 @@ describe('cacheGroupSize and cacheGroupDelayMs', () => {
     });
     agent = running;
     const firstSeen = new Map<string, number>();
-    await msUntil(
-      'every account watching',
+    // Every POLL_MS, as the slack above assumes (the fixture's msUntil polls every 50 ms).
+    await pollEvery(
       () => {
         const now = performance.now();
         for (const watch of running.runtime.watches.list()) {
@@ -58,6 +60,8 @@ describe('cacheGroupSize and cacheGroupDelayMs', () => {
         return firstSeen.size === ACCOUNTS.length;
       },
       30_000,
+      'every account watching',
+      POLL_MS,
     );
     const groups: number[][] = [];
     for (let i = 0; i < ACCOUNTS.length; i += GROUP_SIZE) {
