@@ -19,8 +19,7 @@ import { locateBinaryCache } from '../test/cluster/binary-cache.ts';
 import { buildBinaries } from '../test/cluster/build-binaries.ts';
 import { startCluster } from '../test/cluster/cluster.ts';
 import { stablePort } from '../test/cluster/free-port.ts';
-import { agentCommand } from '../test/support/agent-command.ts';
-import { cloudctlCommand } from '../test/support/cloudctl-command.ts';
+import { programCommand } from '../test/support/program-command.ts';
 import { startDemoProcess } from './demo-process.ts';
 import { startDemoWebhookJob } from './demo-webhook-job.ts';
 
@@ -157,7 +156,7 @@ function startLogged(
   log: string,
 ) {
   const started = startDemoProcess({
-    ...(bin === 'orch-agent' ? agentCommand(args, env) : cloudctlCommand(args, env)),
+    ...programCommand(bin, args, env),
     log,
     onEnded: ({ how, tail }) => {
       say(`${bin} exited (${how}); the last ${tail.length} lines of its log (${log}):`);

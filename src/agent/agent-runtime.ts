@@ -8,12 +8,11 @@
 // - glibc's fixed mmap and trim thresholds: by default glibc raises its mmap threshold to the size of
 //   the largest buffer freed (list pages are ~1 MiB), after which such buffers come from its heap and
 //   stay there once freed; fixed at 128 KiB, they are mapped and returned to the system.
+import { MALLOC_ENV } from '../lib/malloc-env.ts';
+
 export const AGENT_NODE_FLAGS = ['--max-semi-space-size=16', '--expose-gc'] as const;
 
-export const AGENT_ENV = {
-  MALLOC_MMAP_THRESHOLD_: '131072',
-  MALLOC_TRIM_THRESHOLD_: '131072',
-} as const;
+export const AGENT_ENV = MALLOC_ENV;
 
 /**
  * Packages the agent imports only when a setting asks for them; the image's compile cache is filled

@@ -7,9 +7,8 @@
 //   accounts instead of 537 MiB, with no CPU cost above the runs' own variation.
 // - glibc's fixed mmap and trim thresholds, which the image sets for both programs (its ENV): the
 //   agent's, so cloudctl run from the bin or a benchmark runs as it does in the image.
+import { MALLOC_ENV } from '../lib/malloc-env.ts';
+
 export const CLOUDCTL_NODE_FLAGS = ['--max-semi-space-size=16'] as const;
 
-export const CLOUDCTL_ENV = {
-  MALLOC_MMAP_THRESHOLD_: '131072',
-  MALLOC_TRIM_THRESHOLD_: '131072',
-} as const;
+export const CLOUDCTL_ENV = MALLOC_ENV;

@@ -5,14 +5,14 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { freePort } from '../cluster/free-port.ts';
-import { agentCommand } from '../support/agent-command.ts';
+import { programCommand } from '../support/program-command.ts';
 import { writeConfig } from './config/config-fixture.ts';
 
 const run = promisify(execFile);
 
 async function exitOf(args: string[], env: NodeJS.ProcessEnv = {}) {
   try {
-    const agent = agentCommand(args, env);
+    const agent = programCommand('orch-agent', args, env);
     const { stdout, stderr } = await run(agent.command, agent.args, { env: agent.env });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -105,7 +105,7 @@ describe('orch-agent binary', () => {
     const file = writeConfig(
       `logging:\n  format: json\nserver:\n  host: 127.0.0.1\n  port: ${await freePort()}\n`,
     );
-    const agent = agentCommand(['run', '--config', file]);
+    const agent = programCommand('orch-agent', ['run', '--config', file]);
     const child = spawn(agent.command, agent.args, { env: agent.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let signalled = false;

@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hashToken } from '../../src/cloudctl/index.ts';
 import { freePort, stablePort } from '../cluster/free-port.ts';
-import { agentCommand } from './agent-command.ts';
-import { cloudctlCommand } from './cloudctl-command.ts';
+import { programCommand } from './program-command.ts';
 
 export interface RunningProcess {
   child: ChildProcess;
@@ -24,7 +23,7 @@ export function startProcess(
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): RunningProcess {
-  const run = bin === 'orch-agent' ? agentCommand(args, env) : cloudctlCommand(args, env);
+  const run = programCommand(bin, args, env);
   const child = spawn(run.command, run.args, { env: run.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {

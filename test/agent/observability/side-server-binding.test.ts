@@ -7,7 +7,7 @@ import { networkInterfaces } from 'node:os';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../cluster/free-port.ts';
-import { agentCommand } from '../../support/agent-command.ts';
+import { programCommand } from '../../support/program-command.ts';
 import { writeConfig } from '../config/config-fixture.ts';
 
 const run = promisify(execFile);
@@ -67,7 +67,7 @@ describe('side server binding of orch-agent run', () => {
         `pprof:\n  enabled: true\n  port: ${pprofPort}`,
       ].join('\n'),
     );
-    const agent = agentCommand(['run', '--config', file]);
+    const agent = programCommand('orch-agent', ['run', '--config', file]);
     const child = spawn(agent.command, agent.args, { env: agent.env, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let stdout = '';
