@@ -37,6 +37,13 @@ export const TEST_GO_COMMANDS: ReadonlyArray<GoCommand> = [
     tags: ['remove_all_sd'],
     pkg: 'github.com/prometheus/prometheus/cmd/prometheus',
   },
+  {
+    // pprof, which reads the agent's profiles in the pprof server's tests (Go's distribution builds
+    // `go tool pprof` on first use, which took longer than a test may wait on a cold Go cache).
+    moduleDir: fileURLToPath(new URL('../agent/observability/pprof/', import.meta.url)),
+    name: 'pprof',
+    pkg: 'github.com/google/pprof',
+  },
 ];
 
 export interface GoCommand {

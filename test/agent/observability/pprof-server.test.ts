@@ -5,14 +5,18 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startPprofServer } from '../../../src/agent/observability/index.ts';
 import { freePort } from '../../cluster/free-port.ts';
+import { goBinary, testGoCommand } from '../../tools/go-binary.ts';
 import { tempDir } from '../config/config-fixture.ts';
 
 const run = promisify(execFile);
 
+/** `pprof -top` of the profile, by pprof built ahead of the tests (go-binary.ts). */
 async function goPprofTop(body: ArrayBuffer): Promise<string> {
   const file = join(tempDir(), 'profile.pb.gz');
   writeFileSync(file, Buffer.from(body));
-  const { stdout } = await run('go', ['tool', 'pprof', '-top', '-symbolize=none', file], {
+  const { moduleDir, name, tags, pkg } = testGoCommand('pprof');
+  const pprof = await goBinary(moduleDir, name, tags, pkg);
+  const { stdout } = await run(pprof, ['-top', '-symbolize=none', file], {
     maxBuffer: 16 << 20,
   });
   return stdout;
@@ -50,7 +54,7 @@ describe('pprof server', async () => {
     expect(await res.text()).toContain('profile?seconds=');
   });
 
-  it('serves a CPU profile that go tool pprof reads, showing the hot function', {
+  it('serves a CPU profile that pprof reads, showing the hot function', {
     timeout: 60_000,
   }, async () => {
     const response = fetch(`${server.url}/debug/pprof/profile?seconds=2`);
@@ -67,7 +71,7 @@ describe('pprof server', async () => {
     expect(flatPercent).toBeGreaterThan(50);
   });
 
-  it('serves a heap profile that go tool pprof reads, showing where live memory was allocated', {
+  it('serves a heap profile that pprof reads, showing where live memory was allocated', {
     timeout: 60_000,
   }, async () => {
     retainMemoryForHeapTest();
