@@ -33,6 +33,8 @@ export default defineConfig({
     // start and stop their own systems in their hooks; the few that need a process of their own are
     // listed above.
     isolate: false,
+    // Runs before every file, so what a file leaves to be cleaned is cleaned after that file.
+    setupFiles: ['test/support/remove-temp-dirs.ts'],
     projects: [
       {
         extends: true,

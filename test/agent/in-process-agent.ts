@@ -70,7 +70,8 @@ export async function startInProcessAgent(
     stopSignal: () => stopped,
   };
   const { env: _env, ...runOptions } = options;
-  const done = runAgent(loaded, io, stopped, { ...runOptions, onStarted });
+  // As `run` does: the files written for secret references are removed when the agent stops.
+  const done = runAgent(loaded, io, stopped, { ...runOptions, onStarted }).finally(() => loaded.dispose());
   const runtime = await Promise.race([
     started,
     done.then(() => {

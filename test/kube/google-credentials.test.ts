@@ -3,13 +3,14 @@
 // the token endpoint accepts only the scopes a case expects.
 import { afterEach, describe, expect, it } from 'vitest';
 import { GOOGLE_DEFAULT_SCOPES, resolveKubeConfig } from '../../src/kube/index.ts';
-import { tempDir, writeConfig } from '../agent/config/config-fixture.ts';
+import { writeConfig } from '../agent/config/config-fixture.ts';
 import {
   newServiceAccount,
   startTokenEndpoint,
   type TokenEndpoint,
   writeKeyFile,
 } from '../support/google-token-endpoint.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const READ_ONLY = ['https://www.googleapis.com/auth/cloud-platform.read-only'];
 const account = newServiceAccount();

@@ -10,7 +10,7 @@ import {
   GoogleTokenError,
   GoogleTokenSource,
 } from '../../src/kube/index.ts';
-import { tempDir, writeConfig } from '../agent/config/config-fixture.ts';
+import { writeConfig } from '../agent/config/config-fixture.ts';
 import {
   newServiceAccount,
   type ServiceAccount,
@@ -18,6 +18,7 @@ import {
   type TokenEndpoint,
   writeKeyFile,
 } from '../support/google-token-endpoint.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const SCOPES = [
   'https://www.googleapis.com/auth/cloud-platform.read-only',

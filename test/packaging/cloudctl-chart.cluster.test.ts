@@ -2,8 +2,7 @@
 // whose URL comes from a Secret, a PodDisruptionBudget for them, and a config cloudctl accepts. The
 // API server judges the rendered objects (server-side dry run); helm lint judges the chart.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { load, loadAll } from 'js-yaml';
@@ -13,6 +12,7 @@ import { parseConfig } from '../../src/cloudctl/config/index.ts';
 import { hashToken } from '../../src/cloudctl/index.ts';
 import { isRecord } from '../../src/lib/is-record.ts';
 import { sharedCluster } from '../cluster/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const run = promisify(execFile);
 // biome-ignore lint/suspicious/noExplicitAny: rendered YAML, whose shape is what the assertions check
@@ -34,7 +34,7 @@ function tool(name: 'helm' | 'kubectl') {
   const shared = sharedCluster();
   return (args: string[]) =>
     run(join(shared.binDir, name), args, {
-      env: { ...process.env, KUBECONFIG: shared.kubeconfigPath, HOME: mkdtempSync(join(tmpdir(), 'helm-')) },
+      env: { ...process.env, KUBECONFIG: shared.kubeconfigPath, HOME: tempDir('helm-') },
       maxBuffer: 32 << 20,
     });
 }
@@ -148,7 +148,7 @@ describe("cloudctl's Helm chart", () => {
     ] as const) {
       await tool('kubectl')(['create', 'namespace', namespace]).catch(() => undefined);
       const { text } = await render(namespace, [...args]);
-      const file = join(mkdtempSync(join(tmpdir(), 'cloudctl-chart-')), 'rendered.yaml');
+      const file = join(tempDir('cloudctl-chart-'), 'rendered.yaml');
       writeFileSync(file, text);
       const { stdout } = await tool('kubectl')(['apply', '--dry-run=server', '-f', file]);
       expect(stdout).toMatch(/deployment\.apps\/cp-cloudctl created \(server dry run\)/);

@@ -8,11 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { formatIssue, loadConfig } from '../../src/agent/config/index.ts';
 import { hashToken } from '../../src/cloudctl/index.ts';
 import { isRecord } from '../../src/lib/is-record.ts';
-import { tempDir, writeConfig } from '../agent/config/config-fixture.ts';
+import { writeConfig } from '../agent/config/config-fixture.ts';
 import { startInProcessAgent } from '../agent/in-process-agent.ts';
 import { startTestControlPlane } from '../cloudctl/harness.ts';
 import { freePort } from '../cluster/free-port.ts';
 import { createServiceAccountToken, sharedCluster, sharedClusterClient } from '../cluster/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const run = promisify(execFile);
 const CHART = join(import.meta.dirname, '../../helm/orch-agent');

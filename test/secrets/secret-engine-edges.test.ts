@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubernetesSecretAccess, kubernetesSecretEngine, vaultClient } from '../../src/secrets/index.ts';
-import { tempDir } from '../agent/config/config-fixture.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 // A server that accepts connections and never answers: the engines must give up, saying so, instead
 // of holding the agent's start.

@@ -23,7 +23,8 @@ import {
   type TokenEndpoint,
   writeKeyFile,
 } from '../../support/google-token-endpoint.ts';
-import { tempDir, writeConfig } from '../config/config-fixture.ts';
+import { tempDir } from '../../support/temp-dir.ts';
+import { writeConfig } from '../config/config-fixture.ts';
 import {
   createNamespace,
   deleteObject,

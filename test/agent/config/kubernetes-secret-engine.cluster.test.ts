@@ -11,8 +11,9 @@ import {
   sharedClusterClient,
 } from '../../cluster/index.ts';
 import { kubeconfig } from '../../cluster/kubeconfig.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 import { msUntil, startInProcessAgent } from '../in-process-agent.ts';
-import { tempDir, writeConfig } from './config-fixture.ts';
+import { writeConfig } from './config-fixture.ts';
 
 // Two namespaces: the agent's own, and one its service account may not read Secrets in.
 const suffix = Math.random().toString(36).slice(2, 8);

@@ -11,7 +11,8 @@ import {
   sharedClusterClient,
   startOpenBao,
 } from '../../cluster/index.ts';
-import { tempDir, writeConfig } from './config-fixture.ts';
+import { tempDir } from '../../support/temp-dir.ts';
+import { writeConfig } from './config-fixture.ts';
 
 // A real OpenBao dev server holds the secrets; its Kubernetes auth method checks the agent's service
 // account token against the shared cluster's API server (TokenReview).

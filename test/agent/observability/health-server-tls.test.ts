@@ -15,7 +15,8 @@ import {
   type IssuedCertificate,
   issueLoopbackServer,
 } from '../../support/pki.ts';
-import { tempDir, writeConfig } from '../config/config-fixture.ts';
+import { tempDir } from '../../support/temp-dir.ts';
+import { writeConfig } from '../config/config-fixture.ts';
 
 const KEY_PASSWORD = 'health-key-password-7c1e';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { retireLogFile } from '../../../src/agent/observability/log-retention.ts';
-import { tempDir } from '../config/config-fixture.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
 describe('log retention', () => {
   it('retiring a file an earlier prune already removed compresses nothing and leaves no empty .gz', async () => {

@@ -6,7 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { type AgentConfig, formatIssue, loadConfig } from '../../../src/agent/config/index.ts';
 import { createLogger } from '../../../src/agent/observability/logger.ts';
-import { tempDir, writeConfig } from '../config/config-fixture.ts';
+import { tempDir } from '../../support/temp-dir.ts';
+import { writeConfig } from '../config/config-fixture.ts';
 
 async function configFrom(yaml: string): Promise<AgentConfig> {
   const loaded = await loadConfig(writeConfig(yaml), { fetchSecrets: false });

@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startPprofServer } from '../../../src/agent/observability/index.ts';
 import { freePort } from '../../cluster/free-port.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 import { goBinary, testGoCommand } from '../../tools/go-binary.ts';
-import { tempDir } from '../config/config-fixture.ts';
 
 const run = promisify(execFile);
 

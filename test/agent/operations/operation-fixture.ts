@@ -14,7 +14,8 @@ import {
   resolveKubeConfig,
 } from '../../../src/kube/index.ts';
 import { envEngine, secretValue } from '../../../src/secrets/index.ts';
-import { tempDir, writeConfig } from '../config/config-fixture.ts';
+import { tempDir } from '../../support/temp-dir.ts';
+import { writeConfig } from '../config/config-fixture.ts';
 
 export async function accountCluster(
   kubeconfigPath: string,
