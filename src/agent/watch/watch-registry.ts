@@ -16,6 +16,9 @@ export interface WatchStatus {
   events: number;
   /** When the last of those events arrived; absent until the first. */
   lastEventAt?: string;
+  /** When the scope was registered, as its account's watches started; a relist does not move it. */
+  startedAt: string;
+  /** When the scope entered its current state. */
   since: string;
   lastError?: string;
 }
@@ -28,9 +31,11 @@ export interface LastEvent {
   epochMs: number;
 }
 
-interface Entry extends Omit<WatchStatus, 'lastEventAt'> {
+interface Entry extends Omit<WatchStatus, 'lastEventAt' | 'startedAt'> {
   /** Kept as a number: it changes on every event, and only the views need a string. */
   lastEventMs?: number;
+  /** A number, as `lastEventMs`: only the views need a string. */
+  startedMs: number;
 }
 
 const keyOf = (account: string, kind: string, namespace: string) =>
@@ -53,6 +58,7 @@ export class WatchRegistry {
     const key = keyOf(account, kind, namespace);
     const previous = this.#watches.get(key);
     const stateChanged = change.state !== undefined && change.state !== previous?.state;
+    const now = this.#now();
     this.#watches.set(key, {
       account,
       kind,
@@ -60,9 +66,10 @@ export class WatchRegistry {
       state: 'listing',
       resourceVersion: '',
       events: 0,
+      startedMs: now.getTime(),
       ...previous,
       ...change,
-      since: stateChanged || previous === undefined ? this.#now().toISOString() : previous.since,
+      since: stateChanged || previous === undefined ? now.toISOString() : previous.since,
     });
   }
 
@@ -110,9 +117,12 @@ export class WatchRegistry {
 
   list(): WatchStatus[] {
     return [...this.#watches.values()]
-      .map(({ lastEventMs, ...status }) =>
-        lastEventMs === undefined ? status : { ...status, lastEventAt: new Date(lastEventMs).toISOString() },
-      )
+      .map(({ lastEventMs, startedMs, ...rest }) => {
+        const status = { ...rest, startedAt: new Date(startedMs).toISOString() };
+        return lastEventMs === undefined
+          ? status
+          : { ...status, lastEventAt: new Date(lastEventMs).toISOString() };
+      })
       .sort(
         (a, b) =>
           a.account.localeCompare(b.account) ||
