@@ -19,3 +19,4 @@ export { kubeRetryPolicy } from './kube-retry-policy.ts';
 export type { PatchSchema } from './patch-metadata.ts';
 export { loadPatchSchema } from './patch-metadata.ts';
 export { type WatchEvent, type WatchEventType, watchObject } from './watch-event.ts';
+export type { WatchStream } from './watch-stream.ts';

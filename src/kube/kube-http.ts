@@ -3,6 +3,7 @@
 // token with the account's scopes) the bearer token when there is one; the request itself is ours, so
 // bodies stay raw JSON (no typed-model round trip that would drop unknown fields) and watches stream
 // line by line without holding objects.
+import type { Readable } from 'node:stream';
 import type { KubeConfig } from '@kubernetes/client-node/dist/config.js';
 import { HttpMethod, RequestContext } from '@kubernetes/client-node/dist/gen/http/http.js';
 import { type Dispatcher, getGlobalDispatcher } from 'undici';
@@ -16,10 +17,7 @@ import type { BearerTokenSource } from './google-token-source.ts';
 import { KubeApiError } from './kube-api-error.ts';
 import { shareDispatchers } from './shared-dispatchers.ts';
 import { transportCause } from './transport-cause.ts';
-import { WatchCutError } from './watch-cut-error.ts';
-import { parseWatchLine, type WatchEvent } from './watch-event.ts';
-
-const NEWLINE = 0x0a;
+import { WatchStream } from './watch-stream.ts';
 
 /**
  * Who is asking, in the API server's audit log and metrics: as client-go's clients name themselves
@@ -223,12 +221,15 @@ export class KubeHttp {
   }
 
   /**
-   * Streams watch events until the server ends the watch or `signal` aborts: the events whose lines
-   * end in one chunk of the body, together. One step of the generator per chunk rather than per event:
-   * in round four's profile of a 50k-object streaming list, reading the watch lines took 19% of the
-   * agent's busy time, the async machinery of a step per event among it (docs/benchmarks.md).
+   * A watch's events, until the server ends the watch or `signal` aborts (watch-stream.ts). The
+   * request is sent at the first `next`.
    */
-  async *watch(path: string, query: KubeRequest['query'], signal: AbortSignal): AsyncGenerator<WatchEvent[]> {
+  watch(path: string, query: KubeRequest['query'], signal: AbortSignal): WatchStream {
+    return new WatchStream(() => this.#openWatch(path, query, signal), this.server, signal);
+  }
+
+  /** Sends a watch request: the body of a successful answer; an error status is thrown, with its body. */
+  async #openWatch(path: string, query: KubeRequest['query'], signal: AbortSignal): Promise<Readable> {
     const response = await this.#send({
       verb: 'watch',
       method: 'GET',
@@ -246,49 +247,6 @@ export class KubeHttp {
         text.startsWith('{') ? JSON.parse(text) : text,
       );
     }
-    // Read a chunk only when the consumer wants the next events: while the agent's buffer is full the
-    // body stays unread (undici pauses the socket once its stream holds its high-water mark), so TCP
-    // holds the API server back. (readline reads ahead without limit: with a thousand streaming lists
-    // waiting on a full buffer it queued hundreds of MiB of lines.) Lines stay bytes: each event's
-    // object goes on as the API server wrote it (watch-event.ts).
-    const stream = response.body;
-    // The start of a line whose end has not come yet: the chunks it spans (a large object spans many;
-    // joining them once, when its end comes, copies each once).
-    let partial: Buffer[] = [];
-    const chunks = stream[Symbol.asyncIterator]();
-    try {
-      for (;;) {
-        const next = await this.#nextChunk(chunks, signal);
-        if (next.done === true) break;
-        const chunk = next.value as Buffer;
-        const events: WatchEvent[] = [];
-        let start = 0;
-        for (let end = chunk.indexOf(NEWLINE); end >= 0; end = chunk.indexOf(NEWLINE, start)) {
-          const piece = chunk.subarray(start, end);
-          const line = partial.length === 0 ? piece : Buffer.concat([...partial, piece]);
-          partial = [];
-          start = end + 1;
-          const event = parseWatchLine(line);
-          if (event !== undefined) events.push(event);
-        }
-        if (start < chunk.length) partial.push(chunk.subarray(start));
-        if (events.length > 0) yield events;
-      }
-      const event = partial.length === 0 ? undefined : parseWatchLine(Buffer.concat(partial));
-      if (event !== undefined) yield [event];
-    } finally {
-      // A consumer that stops early (or an abort) ends the request and frees its connection.
-      if (!stream.destroyed) stream.destroy();
-    }
-  }
-
-  /** The body's next chunk; a stream that breaks (not one we abort) names the server it came from. */
-  async #nextChunk(chunks: AsyncIterator<unknown>, signal: AbortSignal): Promise<IteratorResult<unknown>> {
-    try {
-      return await chunks.next();
-    } catch (error) {
-      if (signal.aborted) throw error;
-      throw new WatchCutError(this.server, error);
-    }
+    return response.body;
   }
 }

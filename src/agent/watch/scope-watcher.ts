@@ -27,6 +27,7 @@ import {
   KubeTransportError,
   resourcePath,
   type WatchEvent,
+  type WatchStream,
   watchObject,
 } from '../../kube/index.ts';
 import { backoffSleep } from '../../lib/backoff.ts';
@@ -112,7 +113,7 @@ const DENIED_STATUSES: ReadonlySet<number> = new Set([401, 403]);
  * that come first (those after a streaming list's end bookmark, in the chunk that held it).
  */
 interface OpenWatch {
-  stream: AsyncGenerator<WatchEvent[]>;
+  stream: WatchStream;
   pending: WatchEvent[];
 }
 
@@ -123,6 +124,17 @@ interface Listed {
 }
 
 const metaOf = (object: Record<string, unknown>) => (isRecord(object.metadata) ? object.metadata : {});
+
+/** Takes the stream's next events; false when the watch has ended. */
+async function takeNext(
+  stream: WatchStream,
+  take: (events: WatchEvent[]) => Promise<void>,
+): Promise<boolean> {
+  const next = await stream.next();
+  if (next.done === true) return false;
+  await take(next.value);
+  return true;
+}
 
 export class ScopeWatcher {
   readonly #o: ScopeWatcherOptions;
@@ -328,7 +340,7 @@ export class ScopeWatcher {
         }
       }
     } catch (error) {
-      await watch.return(undefined);
+      await watch.return();
       throw error;
     }
   }
@@ -414,11 +426,13 @@ export class ScopeWatcher {
       }
     };
     try {
-      await take(open?.pending ?? []);
-      for await (const events of stream) await take(events);
+      // Taken out of the list's result, which its callers' frames hold for as long as this watch runs.
+      await take(open?.pending.splice(0) ?? []);
+      // Each chunk's events are taken in a call that returns, not a `for await` whose variable would
+      // hold the last chunk's events (and the chunk) while the watch waits, quiet, for the next.
+      while (await takeNext(stream, take));
     } finally {
-      // Ends the request when the events before the stream's own failed (`for await` ends it otherwise).
-      await stream.return(undefined);
+      await stream.return();
     }
     // A normal end of the watch: remember where we are, so a resume starts here.
     if (count > 0 && this.#resourceVersion !== undefined) await this.#mark(this.#resourceVersion, signal);

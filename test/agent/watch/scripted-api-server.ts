@@ -63,6 +63,19 @@ export const initialEventsEnd = (resourceVersion: string) => ({
   },
 });
 
+/** A kubeconfig for the server. */
+export function scriptedKubeConfig(server: ScriptedApiServer): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    // client-node refuses plain HTTP unless TLS verification is off; there is no TLS to verify.
+    clusters: [{ name: 'c', server: server.url, skipTLSVerify: true }],
+    users: [{ name: 'u' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return kc;
+}
+
 /**
  * Runs a ScopeWatcher on the server's ConfigMaps until `done` says so of the items taken so far (or
  * `limitMs` passes: it throws), then stops it; answers the items and what its observer saw.
@@ -72,14 +85,7 @@ export async function watchUntil(
   done: (items: readonly CacheItem[]) => boolean,
   limitMs = 10_000,
 ) {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    // client-node refuses plain HTTP unless TLS verification is off; there is no TLS to verify.
-    clusters: [{ name: 'c', server: server.url, skipTLSVerify: true }],
-    users: [{ name: 'u' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
+  const kc = scriptedKubeConfig(server);
   const buffer = new CoalescingBuffer(1000);
   const { observer, ...seen } = recordingObserver();
   const watcher = new ScopeWatcher({
