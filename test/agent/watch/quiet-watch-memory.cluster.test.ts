@@ -11,9 +11,6 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CacheItem } from '../../../src/agent/watch/cache-item.ts';
-import { CoalescingBuffer } from '../../../src/agent/watch/coalescing-buffer.ts';
-import { TaskBudget, WatchRegistry } from '../../../src/agent/watch/index.ts';
-import { ScopeWatcher } from '../../../src/agent/watch/scope-watcher.ts';
 import { KubeHttp, type WatchStream } from '../../../src/kube/index.ts';
 import { type ApiClient, sharedCluster, sharedClusterClient } from '../../cluster/index.ts';
 import {
@@ -25,12 +22,11 @@ import {
   watchLines,
 } from './scripted-api-server.ts';
 import {
-  CONFIG_MAPS,
+  configMapScopeWatcher,
   createConfigMap,
   createNamespace,
   deleteObject,
   msUntil,
-  recordingObserver,
   tokenKubeConfig,
 } from './watch-fixture.ts';
 
@@ -73,19 +69,7 @@ class ObservedKubeHttp extends KubeHttp {
 
 /** A ScopeWatcher on the ConfigMaps of `namespace`; `names` takes the buffer's items and names its events. */
 function configMapWatcher(http: KubeHttp, namespace: string) {
-  const buffer = new CoalescingBuffer(1000);
-  const { observer, methods } = recordingObserver();
-  const watcher = new ScopeWatcher({
-    http,
-    resource: CONFIG_MAPS,
-    scope: { account: 'quiet', group: '', kind: 'ConfigMap', namespace },
-    buffer,
-    budget: new TaskBudget({ totalBudget: 0, budgetPerAccount: 1, queueCheckFrequencyMs: 50 }),
-    budgetEveryList: true,
-    registry: new WatchRegistry(() => new Date()),
-    observer,
-    backoff: { initialDelayMs: 100, multiplier: 1.5, jitter: 0, maxDelayMs: 500 },
-  });
+  const { watcher, buffer, methods } = configMapScopeWatcher(http, 'quiet', namespace);
   const items: CacheItem[] = [];
   const names = () => {
     items.push(...buffer.takeNow(1000));

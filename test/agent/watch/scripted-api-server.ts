@@ -6,11 +6,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { CacheItem } from '../../../src/agent/watch/cache-item.ts';
-import { CoalescingBuffer } from '../../../src/agent/watch/coalescing-buffer.ts';
-import { TaskBudget, WatchRegistry } from '../../../src/agent/watch/index.ts';
-import { ScopeWatcher } from '../../../src/agent/watch/scope-watcher.ts';
 import { KubeHttp } from '../../../src/kube/index.ts';
-import { CONFIG_MAPS, recordingObserver } from './watch-fixture.ts';
+import { configMapScopeWatcher } from './watch-fixture.ts';
 
 export const SCRIPTED_NAMESPACE = 'scripted';
 
@@ -85,20 +82,11 @@ export async function watchUntil(
   done: (items: readonly CacheItem[]) => boolean,
   limitMs = 10_000,
 ) {
-  const kc = scriptedKubeConfig(server);
-  const buffer = new CoalescingBuffer(1000);
-  const { observer, ...seen } = recordingObserver();
-  const watcher = new ScopeWatcher({
-    http: new KubeHttp(kc, server.url),
-    resource: CONFIG_MAPS,
-    scope: { account: 'scripted', group: '', kind: 'ConfigMap', namespace: SCRIPTED_NAMESPACE },
-    buffer,
-    budget: new TaskBudget({ totalBudget: 0, budgetPerAccount: 1, queueCheckFrequencyMs: 50 }),
-    budgetEveryList: true,
-    registry: new WatchRegistry(() => new Date()),
-    observer,
-    backoff: { initialDelayMs: 100, multiplier: 1.5, jitter: 0, maxDelayMs: 500 },
-  });
+  const { watcher, buffer, ...seen } = configMapScopeWatcher(
+    new KubeHttp(scriptedKubeConfig(server), server.url),
+    'scripted',
+    SCRIPTED_NAMESPACE,
+  );
   const controller = new AbortController();
   const running = watcher.run(controller.signal);
   const items: CacheItem[] = [];

@@ -6,9 +6,7 @@
 // and one started here with `--feature-gates=WatchList=false`; the servers' answers are counted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CacheItem } from '../../../src/agent/watch/cache-item.ts';
-import { CoalescingBuffer } from '../../../src/agent/watch/coalescing-buffer.ts';
-import { TaskBudget, WatchRegistry } from '../../../src/agent/watch/index.ts';
-import { ScopeWatcher } from '../../../src/agent/watch/scope-watcher.ts';
+import { TaskBudget } from '../../../src/agent/watch/index.ts';
 import { KubeHttp, type KubeVerb } from '../../../src/kube/index.ts';
 import {
   type ApiClient,
@@ -18,13 +16,12 @@ import {
   startCluster,
 } from '../../cluster/index.ts';
 import {
-  CONFIG_MAPS,
+  configMapScopeWatcher,
   createConfigMap,
   createNamespace,
   deleteObject,
   msUntil,
   ROOT_CA,
-  recordingObserver,
   tokenKubeConfig,
 } from './watch-fixture.ts';
 
@@ -56,19 +53,8 @@ interface Server {
 function configMapWatcher(target: Server, namespace: string, budget: TaskBudget) {
   const kc = tokenKubeConfig(target.server, target.caFile, target.adminToken);
   const answered: Array<{ verb: KubeVerb; code: number }> = [];
-  const { observer, methods, refusals } = recordingObserver();
-  const buffer = new CoalescingBuffer(1000);
-  const watcher = new ScopeWatcher({
-    http: new KubeHttp(kc, target.server, { onResponse: (verb, code) => answered.push({ verb, code }) }),
-    resource: CONFIG_MAPS,
-    scope: { account: 'streaming', group: '', kind: 'ConfigMap', namespace },
-    buffer,
-    budget,
-    budgetEveryList: true,
-    registry: new WatchRegistry(() => new Date()),
-    observer,
-    backoff: { initialDelayMs: 100, multiplier: 1.5, jitter: 0, maxDelayMs: 500 },
-  });
+  const http = new KubeHttp(kc, target.server, { onResponse: (verb, code) => answered.push({ verb, code }) });
+  const { watcher, buffer, methods, refusals } = configMapScopeWatcher(http, 'streaming', namespace, budget);
   const items: CacheItem[] = [];
   const drain = () => {
     items.push(...buffer.takeNow(1000));

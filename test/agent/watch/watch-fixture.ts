@@ -4,9 +4,18 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { AgentRuntime } from '../../../src/agent/main.ts';
 import { SideServerError } from '../../../src/agent/observability/index.ts';
-import type { ListMethod, ListReason, RestartReason, WatchObserver } from '../../../src/agent/watch/index.ts';
+import { CoalescingBuffer } from '../../../src/agent/watch/coalescing-buffer.ts';
+import {
+  type ListMethod,
+  type ListReason,
+  type RestartReason,
+  TaskBudget,
+  type WatchObserver,
+  WatchRegistry,
+} from '../../../src/agent/watch/index.ts';
+import { ScopeWatcher } from '../../../src/agent/watch/scope-watcher.ts';
 import type { CacheStore } from '../../../src/cloudctl/caching/index.ts';
-import type { ApiResource } from '../../../src/kube/index.ts';
+import type { ApiResource, KubeHttp } from '../../../src/kube/index.ts';
 import { isRecord } from '../../../src/lib/is-record.ts';
 import { AGENT_TOKEN, type TestControlPlane } from '../../cloudctl/harness.ts';
 import { freePort } from '../../cluster/free-port.ts';
@@ -341,4 +350,31 @@ export function recordingObserver() {
     publishFailed: () => undefined,
   };
   return { observer, ...seen };
+}
+
+/**
+ * A ScopeWatcher on the ConfigMaps of `namespace`, as the watch tests drive one: its own buffer, one
+ * list at a time for the account unless a shared `budget` is given, a short backoff, and everything
+ * it tells its observer recorded.
+ */
+export function configMapScopeWatcher(
+  http: KubeHttp,
+  account: string,
+  namespace: string,
+  budget = new TaskBudget({ totalBudget: 0, budgetPerAccount: 1, queueCheckFrequencyMs: 50 }),
+) {
+  const buffer = new CoalescingBuffer(1000);
+  const { observer, ...seen } = recordingObserver();
+  const watcher = new ScopeWatcher({
+    http,
+    resource: CONFIG_MAPS,
+    scope: { account, group: '', kind: 'ConfigMap', namespace },
+    buffer,
+    budget,
+    budgetEveryList: true,
+    registry: new WatchRegistry(() => new Date()),
+    observer,
+    backoff: { initialDelayMs: 100, multiplier: 1.5, jitter: 0, maxDelayMs: 500 },
+  });
+  return { watcher, buffer, ...seen };
 }
