@@ -8,7 +8,6 @@ import { once } from 'node:events';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import { AGENT_ENV, AGENT_NODE_FLAGS } from '../../src/agent/agent-runtime.ts';
 import {
   type ControlPlane,
   hashToken,
@@ -17,8 +16,8 @@ import {
   startControlPlane,
 } from '../../src/cloudctl/index.ts';
 import { freePort } from '../../test/cluster/free-port.ts';
+import { programCommand } from '../../test/support/program-command.ts';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 export const AGENT_ID = 'bench-agent';
 export const ACCOUNT = 'bench';
 
@@ -128,19 +127,11 @@ export async function startAgentProcess(options: AgentProcessOptions): Promise<A
   );
   const logFile = join(dir, `${name}.log`);
   // As the image runs it (its ENTRYPOINT's Node flags, its environment).
-  const child = spawn(
-    process.execPath,
-    [...AGENT_NODE_FLAGS, join(ROOT, 'bin/orch-agent.js'), 'run', '--config', configFile],
-    {
-      env: {
-        ...process.env,
-        ...AGENT_ENV,
-        ORCH_AGENT_TOKEN: controlPlane.token,
-        ORCH_AGENT_ID: options.agentId ?? AGENT_ID,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const run = programCommand('orch-agent', ['run', '--config', configFile], {
+    ORCH_AGENT_TOKEN: controlPlane.token,
+    ORCH_AGENT_ID: options.agentId ?? AGENT_ID,
+  });
+  const child = spawn(run.command, run.args, { env: run.env, stdio: ['ignore', 'pipe', 'pipe'] });
   const log = createWriteStream(logFile);
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
