@@ -141,12 +141,20 @@ function secretManifest(name: string, value: string) {
   };
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+/**
+ * Polls `check` until it gives a value. `of` is the process whose log the check reads: a wait that
+ * fails, by its exit or by time, ends with that log, the only place the reason is.
+ */
+async function until<T>(what: string, check: () => Promise<T | undefined>, of?: RunningProcess): Promise<T> {
+  const timeoutMs = 30_000;
   const deadline = Date.now() + timeoutMs;
+  const log = () => (of === undefined ? '' : `; its output:\n${of.output()}`);
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms`);
+    if (of !== undefined && of.child.exitCode !== null)
+      throw new Error(`${what}: the process exited with ${of.child.exitCode}${log()}`);
+    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms${log()}`);
     await sleep(100);
   }
 }
@@ -244,8 +252,11 @@ describe('a whole-system run', () => {
       KUBECONFIG: sharedCluster().kubeconfigPath,
       WRONG_AGENT_TOKEN: SECRETS.wrongAgentToken,
     });
-    await until('the wrong agent refused', async () =>
-      linesMatching(wrongAgent.output(), /^the control plane refused the agent/) > 0 ? true : undefined,
+    await until(
+      'the wrong agent refused',
+      async () =>
+        linesMatching(wrongAgent.output(), /^the control plane refused the agent/) > 0 ? true : undefined,
+      wrongAgent,
     );
     await wrongAgent.stop();
     outputs.set('agent with a wrong token', wrongAgent.output());
@@ -262,12 +273,16 @@ describe('a whole-system run', () => {
       body: { account: ACCOUNT, manifests: [secretManifest('deployed', SECRETS.deployedSecretData)] },
     });
     expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
-    await until('the deploy task completed', async () => {
-      const task = await call('GET', `/task/${String(deployed.body.id)}`, { token: SECRETS.opsToken });
-      const status = task.body.status as { completed: boolean; failed: boolean };
-      if (status.completed) expect(status.failed, JSON.stringify(task.body)).toBe(false);
-      return status.completed ? true : undefined;
-    });
+    await until(
+      'the deploy task completed',
+      async () => {
+        const task = await call('GET', `/task/${String(deployed.body.id)}`, { token: SECRETS.opsToken });
+        const status = task.body.status as { completed: boolean; failed: boolean };
+        if (status.completed) expect(status.failed, JSON.stringify(task.body)).toBe(false);
+        return status.completed ? true : undefined;
+      },
+      cloudctl,
+    );
 
     // OAuth client credentials: created, refused with a wrong secret, exchanged twice, used, revoked.
     const created = await call('POST', '/oauth/clients', {
@@ -316,27 +331,34 @@ describe('a whole-system run', () => {
     });
     expect(changed.status, changed.text).toBe(200);
     const newVersion = (changed.json as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
-    const stored = await until('the changed Secret stored', () =>
-      db
-        .selectFrom('resources')
-        .select(['body', 'resource_version'])
-        .where('account', '=', ACCOUNT)
-        .where('kind', '=', 'Secret')
-        .where('name', '=', 'watched')
-        .executeTakeFirst()
-        .then((row) => (row?.resource_version === newVersion ? row : undefined)),
+    const stored = await until(
+      'the changed Secret stored',
+      () =>
+        db
+          .selectFrom('resources')
+          .select(['body', 'resource_version'])
+          .where('account', '=', ACCOUNT)
+          .where('kind', '=', 'Secret')
+          .where('name', '=', 'watched')
+          .executeTakeFirst()
+          .then((row) => (row?.resource_version === newVersion ? row : undefined)),
+      agent,
     );
     expect(JSON.stringify(stored.body)).not.toContain(
       Buffer.from(SECRETS.watchedSecretData).toString('base64'),
     );
 
     // The token command ran again and again, and failed at least once.
-    await until('the token refreshed and failed', async () => {
-      const output = agent.output();
-      const refreshed = linesMatching(output, /^cloudctl\.auth\.tokenCommand refreshed the token$/);
-      const failed = linesMatching(output, /^cloudctl\.auth\.tokenCommand failed/);
-      return refreshed >= 3 && failed >= 1 ? true : undefined;
-    });
+    await until(
+      'the token refreshed and failed',
+      async () => {
+        const output = agent.output();
+        const refreshed = linesMatching(output, /^cloudctl\.auth\.tokenCommand refreshed the token$/);
+        const failed = linesMatching(output, /^cloudctl\.auth\.tokenCommand failed/);
+        return refreshed >= 3 && failed >= 1 ? true : undefined;
+      },
+      agent,
+    );
 
     // The CLIs on files holding the secrets as they are.
     await writeFile(
