@@ -18,7 +18,7 @@ import { hashToken } from '../src/cloudctl/index.ts';
 import { locateBinaryCache } from '../test/cluster/binary-cache.ts';
 import { buildBinaries } from '../test/cluster/build-binaries.ts';
 import { startCluster } from '../test/cluster/cluster.ts';
-import { stablePort } from '../test/cluster/free-port.ts';
+import { freePort } from '../test/cluster/free-port.ts';
 import { programCommand } from '../test/support/program-command.ts';
 import { startDemoProcess } from './demo-process.ts';
 import { startDemoWebhookJob } from './demo-webhook-job.ts';
@@ -275,11 +275,10 @@ try {
   say(`3/7 starting cloudctl serve on its embedded database (${join(dir, 'cloudctl-data')})`);
   const token = randomBytes(24).toString('hex');
   const userToken = randomBytes(24).toString('hex');
-  // The ports of both programs come from below the kernel's ephemeral range (stablePort): a port
-  // found free by binding port 0 and released is the kind the kernel hands out next to any process
-  // that binds port 0 or connects, and the program binds it only seconds later (cloudctl after its
-  // database, the agent after loading its modules); taken in between, the program exits at start.
-  const [grpcPort, httpPort] = [await stablePort(), await stablePort()];
+  // freePort's ports come from below the kernel's ephemeral range: the program binds its port only
+  // seconds later (cloudctl after its database, the agent after loading its modules), and a port the
+  // kernel could hand to any process that connects meanwhile would make it exit at start.
+  const [grpcPort, httpPort] = [await freePort(), await freePort()];
   const cloudctlConfig = join(dir, 'cloudctl.yaml');
   writeFileSync(
     cloudctlConfig,
@@ -323,9 +322,9 @@ try {
   say('4/7 starting the agent (bin/orch-agent.js run)');
   // The metrics listener binds every interface (the agent has no setting for its host): checked there.
   const [healthPort, metricsPort, pprofPort] = [
-    await stablePort(),
-    await stablePort('0.0.0.0'),
-    await stablePort(),
+    await freePort(),
+    await freePort('0.0.0.0'),
+    await freePort(),
   ];
   const agentConfig = join(dir, 'agent.yaml');
   writeFileSync(

@@ -12,7 +12,7 @@ import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseQuantity } from '../../src/lib/quantity.ts';
-import { stablePort } from '../cluster/free-port.ts';
+import { freePort } from '../cluster/free-port.ts';
 import { procStatus, statusBytes } from '../support/proc-status.ts';
 import { startCloudctl } from '../support/processes.ts';
 
@@ -32,7 +32,7 @@ describe("cloudctl's chart memory limit", () => {
   it('holds the first start of a replica on a fresh embedded database, with room to spare', async () => {
     const limit = chartMemoryLimit();
     const dir = mkdtempSync(join(tmpdir(), 'cloudctl-memory-'));
-    const [grpcPort, httpPort] = [await stablePort(), await stablePort()];
+    const [grpcPort, httpPort] = [await freePort(), await freePort()];
     const yaml = [
       `grpc:\n  host: 127.0.0.1\n  port: ${grpcPort}`,
       `http:\n  host: 127.0.0.1\n  port: ${httpPort}`,

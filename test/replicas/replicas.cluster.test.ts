@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CloudctlDatabase, hashToken, openCloudctlDatabase } from '../../src/cloudctl/index.ts';
 import { WebhookReceiver } from '../cloudctl/deployments/webhook-receiver.ts';
 import { type ApiClient, apiClient } from '../cloudctl/http-client.ts';
-import { freePort, stablePort } from '../cluster/free-port.ts';
+import { freePort } from '../cluster/free-port.ts';
 import { type ApiClient as ClusterClient, sharedCluster, sharedClusterClient } from '../cluster/index.ts';
 import { kwokNode } from '../cluster/kwok.ts';
 import { burstKilledHalfway } from '../crash/crash-system.ts';
@@ -60,7 +60,7 @@ async function serveReplica(
   grpcPort?: number,
 ): Promise<Replica> {
   // A replica served again takes its old gRPC port: the front lists the ports it started with.
-  const grpc = grpcPort ?? (await stablePort());
+  const grpc = grpcPort ?? (await freePort());
   const config = [
     `grpc:\n  host: 127.0.0.1\n  port: ${grpc}`,
     `http:\n  host: 127.0.0.1\n  port: ${http}\n  externalUrl: http://${httpFront.address}`,
@@ -182,7 +182,7 @@ beforeAll(async () => {
   await cluster.request('POST', '/api/v1/namespaces', {
     body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
   });
-  const httpPorts = [await stablePort(), await stablePort(), await stablePort()];
+  const httpPorts = [await freePort(), await freePort(), await freePort()];
   httpFront = await startTcpService(httpPorts);
   receiver = await WebhookReceiver.start();
   // One after the other: the first migrates the schema, the others find it done.

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { stablePort } from '../cluster/free-port.ts';
+import { freePort } from '../cluster/free-port.ts';
 
 const run = promisify(execFile);
 
@@ -60,7 +60,7 @@ export async function startPostgres(settings: PostgresOptions = {}): Promise<Pos
   const dataDir = join(dir, 'data');
   if (user !== undefined) chownSync(dir, user.uid, user.gid);
   const options = user === undefined ? {} : { uid: user.uid, gid: user.gid };
-  const port = await stablePort();
+  const port = await freePort();
   const start = () =>
     run(
       join(bin, 'pg_ctl'),

@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hashToken } from '../../src/cloudctl/index.ts';
-import { freePort, stablePort } from '../cluster/free-port.ts';
+import { freePort } from '../cluster/free-port.ts';
 import { programCommand } from './program-command.ts';
 
 export interface RunningProcess {
@@ -156,7 +156,7 @@ export class TestSystem {
   /** Writes cloudctl's config (embedded database, the agent, the users) and serves it until ready. */
   static async startCloudctl(plan: SystemPlan): Promise<TestSystem> {
     // cloudctl is killed and served again on these (tests of restarts): ports no other test is given.
-    const ports = { http: await stablePort(), grpc: await stablePort() };
+    const ports = { http: await freePort(), grpc: await freePort() };
     const config = [
       `grpc:\n  host: 127.0.0.1\n  port: ${ports.grpc}`,
       `http:\n  host: 127.0.0.1\n  port: ${ports.http}`,
