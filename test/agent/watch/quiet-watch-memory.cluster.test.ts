@@ -28,6 +28,7 @@ import {
   deleteObject,
   msUntil,
   tokenKubeConfig,
+  whileWatching,
 } from './watch-fixture.ts';
 
 const NS = 'quiet-watch-memory';
@@ -110,19 +111,14 @@ describe('a quiet watch', () => {
     const { server, caFile, adminToken } = sharedCluster();
     const http = new ObservedKubeHttp(tokenKubeConfig(server, caFile, adminToken), server);
     const { watcher, methods, names } = configMapWatcher(http, NS);
-    const stop = new AbortController();
-    const running = watcher.run(stop.signal);
-    try {
+    await whileWatching(watcher, async () => {
       await msUntil('the large object listed', () => names().includes('listed'), 20_000);
       await createConfigMap(admin, NS, 'watched', largeData('w'));
       await msUntil('the large object watched', () => names().includes('watched'), 20_000);
       expect(methods).toEqual(['stream']);
       expect(http.observed).toBe(2);
       expect(await heldAfterQuiet(http), 'large events whose bytes a quiet watch holds').toBe(0);
-    } finally {
-      stop.abort();
-      await running;
-    }
+    });
   });
 
   it('keeps none of the bytes of a change that came in the chunk that ended its list', async () => {
@@ -146,16 +142,14 @@ describe('a quiet watch', () => {
     });
     const http = new ObservedKubeHttp(scriptedKubeConfig(scripted), scripted.url);
     const { watcher, methods, names } = configMapWatcher(http, SCRIPTED_NAMESPACE);
-    const stop = new AbortController();
-    const running = watcher.run(stop.signal);
     try {
-      await msUntil('the change after the list', () => names().includes('after'), 10_000);
-      expect(methods).toEqual(['stream']);
-      expect(http.observed).toBe(1);
-      expect(await heldAfterQuiet(http), 'large events whose bytes a quiet watch holds').toBe(0);
+      await whileWatching(watcher, async () => {
+        await msUntil('the change after the list', () => names().includes('after'), 10_000);
+        expect(methods).toEqual(['stream']);
+        expect(http.observed).toBe(1);
+        expect(await heldAfterQuiet(http), 'large events whose bytes a quiet watch holds').toBe(0);
+      });
     } finally {
-      stop.abort();
-      await running;
       await scripted.close();
     }
   });

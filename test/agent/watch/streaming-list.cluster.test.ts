@@ -23,6 +23,7 @@ import {
   msUntil,
   ROOT_CA,
   tokenKubeConfig,
+  whileWatching,
 } from './watch-fixture.ts';
 
 const NS = 'streaming-list';
@@ -130,9 +131,7 @@ describe('streaming lists', () => {
   it('an API server without them (WatchList=false) refuses the streaming list; the scope lists by pages, and later changes arrive', async () => {
     const budget = new TaskBudget({ totalBudget: 0, budgetPerAccount: 0, queueCheckFrequencyMs: 50 });
     const scope = configMapWatcher(old, NS, budget);
-    const stop = new AbortController();
-    const running = scope.watcher.run(stop.signal);
-    try {
+    await whileWatching(scope.watcher, async () => {
       await msUntil('listed', () => scope.methods.length === 1, 20_000);
       expect(snapshotOf(scope.drain()).names).toEqual(['a', 'b', 'c']);
       await createConfigMap(old.client, NS, 'later');
@@ -141,10 +140,7 @@ describe('streaming lists', () => {
         () => eventNames(scope.drain(), '').includes('later'),
         20_000,
       );
-    } finally {
-      stop.abort();
-      await running;
-    }
+    });
     expect(scope.methods).toEqual(['pages']);
     expect(scope.refusals).toEqual([expect.stringContaining('sendInitialEvents')]);
     const [refused, list, watch] = scope.answered;

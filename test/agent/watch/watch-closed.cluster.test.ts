@@ -17,6 +17,7 @@ import {
   msUntil,
   recordingObserver,
   tokenKubeConfig,
+  whileWatching,
 } from './watch-fixture.ts';
 
 const NS = 'watch-closed';
@@ -44,7 +45,6 @@ describe('a watch the server closes', () => {
       const answered: KubeVerb[] = [];
       const { observer, lists, methods, restarts } = recordingObserver();
       const buffer = new CoalescingBuffer(1000);
-      const stop = new AbortController();
       const watcher = new ScopeWatcher({
         http: new KubeHttp(kc, server, { onResponse: (verb) => answered.push(verb) }),
         resource: CONFIG_MAPS,
@@ -62,8 +62,7 @@ describe('a watch the server closes', () => {
       const drain = () => {
         for (const item of buffer.takeNow(1000)) if (item.type === 'event') names.add(item.name);
       };
-      const running = watcher.run(stop.signal);
-      try {
+      await whileWatching(watcher, async () => {
         await msUntil('first list', () => lists.length === 1, 20_000);
         // Two restarts: the server ended two watches on its own.
         await msUntil('two watches closed by the server and reopened', () => restarts.length >= 2, 20_000);
@@ -77,10 +76,7 @@ describe('a watch the server closes', () => {
           },
           20_000,
         );
-      } finally {
-        stop.abort();
-        await running;
-      }
+      });
       expect(lists).toEqual(['start']);
       expect(methods).toEqual([method]);
       expect(new Set(restarts)).toEqual(new Set(['closed']));

@@ -378,3 +378,15 @@ export function configMapScopeWatcher(
   });
   return { watcher, buffer, ...seen };
 }
+
+/** Runs `watcher` for as long as `body` runs, then stops it and waits for its end. */
+export async function whileWatching<T>(watcher: ScopeWatcher, body: () => Promise<T>): Promise<T> {
+  const stop = new AbortController();
+  const running = watcher.run(stop.signal);
+  try {
+    return await body();
+  } finally {
+    stop.abort();
+    await running;
+  }
+}

@@ -31,6 +31,7 @@ import {
   startAgent,
   storedNames,
   tokenKubeConfig,
+  whileWatching,
 } from './watch-fixture.ts';
 
 const NS = 'health';
@@ -325,7 +326,6 @@ describe('watch health', () => {
     const token = await cluster.createServiceAccountToken(ns, 'reader');
     const kc = tokenKubeConfig(cluster.server, cluster.caFile, token);
     const { observer, lists, restarts } = recordingObserver();
-    const stop = new AbortController();
     const watcher = new ScopeWatcher({
       http: new KubeHttp(kc, cluster.server),
       resource: CONFIG_MAPS,
@@ -338,8 +338,7 @@ describe('watch health', () => {
       forbiddenRecheckMs: 200,
       backoff: { initialDelayMs: 100, multiplier: 1.5, jitter: 0, maxDelayMs: 500 },
     });
-    const running = watcher.run(stop.signal);
-    try {
+    await whileWatching(watcher, async () => {
       await msUntil('first list', () => lists.length === 1);
       must(await cluster.client.request('DELETE', `${bindings}/reader`));
       // Ends the open watch; the next one is refused.
@@ -349,9 +348,6 @@ describe('watch health', () => {
       await post(bindings, binding);
       await msUntil('listed again', () => lists.length === 2, 20_000);
       expect(lists).toEqual(['start', 'error']);
-    } finally {
-      stop.abort();
-      await running;
-    }
+    });
   });
 });
